@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+/** Sizes such as `1mb`, `512kb` or a plain byte count; kept as the string koa's body parser understands. */
+const byteSize = z
+  .string()
+  .regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, 'expected a size such as 1mb, 512kb or 1048576');
+
+const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+const EnvSchema = z.object({
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: 'expected a postgres:// URL' })
+    .default('postgres://postgres:postgres@127.0.0.1:5432/vellum'),
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/, error: 'expected a redis:// URL' })
+    .default('redis://127.0.0.1:6379'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  LOG_LEVEL: logLevel.default('info'),
+  /** Base of every `urls.location` field: where clients reach this API. */
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
+  /** Base of every `urls.app` field; defaults to PUBLIC_URL. */
+  APP_URL: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
+  BODY_LIMIT: byteSize.default('1mb'),
+  /** Seconds SIGTERM waits for in-flight work before forcing exit. */
+  SHUTDOWN_TIMEOUT: z.coerce.number().positive().default(25),
+});
+
+export type Config = {
+  databaseUrl: string;
+  redisUrl: string;
+  port: number;
+  host: string;
+  logLevel: z.infer<typeof logLevel>;
+  publicUrl: string;
+  appUrl: string;
+  bodyLimit: string;
+  shutdownTimeoutMs: number;
+};
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment once; the message names every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const blanksRemoved = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = EnvSchema.safeParse(blanksRemoved);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  const publicUrl = stripSlash(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`);
+  return {
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    port: e.PORT,
+    host: e.HOST,
+    logLevel: e.LOG_LEVEL,
+    publicUrl,
+    appUrl: stripSlash(e.APP_URL ?? publicUrl),
+    bodyLimit: e.BODY_LIMIT,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT * 1000,
+  };
+}
+
+function stripSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}

@@ -1,0 +1,34 @@
+import { Migrator } from '@mikro-orm/migrations';
+import { defineConfig } from '@mikro-orm/postgresql';
+import { fileURLToPath } from 'node:url';
+import { entities } from '../src/domain/entities/index.ts';
+import { migrationsList } from '../src/domain/migrations/index.ts';
+
+const migrationsPath = fileURLToPath(new URL('../src/domain/migrations', import.meta.url));
+
+export type OrmOptions = { databaseUrl: string; debug?: boolean; poolMax?: number };
+
+/** The one MikroORM configuration shared by the API, workers, CLI and tests. */
+export function ormConfig(opts: OrmOptions) {
+  return defineConfig({
+    clientUrl: opts.databaseUrl,
+    entities,
+    extensions: [Migrator],
+    // Entities are declared with defineEntity: nothing to discover from TypeScript metadata.
+    discovery: { warnWhenNoEntities: true },
+    // The global EntityManager is never used (STYLE.md 7): each request and job forks its own.
+    allowGlobalContext: false,
+    debug: opts.debug ?? false,
+    pool: { min: 0, max: opts.poolMax ?? 10 },
+    migrations: {
+      path: migrationsPath,
+      pathTs: migrationsPath,
+      migrationsList,
+      emit: 'ts',
+      snapshot: true,
+      snapshotOnMigrate: false,
+      transactional: true,
+      allOrNothing: true,
+    },
+  });
+}

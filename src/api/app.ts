@@ -1,0 +1,54 @@
+import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { bodyParser } from '@koa/bodyparser';
+import Router from '@koa/router';
+import Koa from 'koa';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { NotFoundError } from '../domain/shared/errors.ts';
+import type { ApiDeps, AppContext, AppState } from './context.ts';
+import { healthRouter } from './health/health.router.ts';
+import { mountRoutes } from './http/route.ts';
+import { authenticateMiddleware } from './middleware/authenticate.ts';
+import { errorMiddleware } from './middleware/errors.ts';
+import { httpMetrics } from './middleware/metrics.ts';
+import { requestContext } from './middleware/request-context.ts';
+import { buildOpenApiDocument } from './openapi/document.ts';
+import { allRoutes } from './routes.ts';
+
+export type BuiltApp = { app: Koa<AppState>; metrics: Registry };
+
+export function createApp(deps: ApiDeps, metrics: Registry = new Registry()): BuiltApp {
+  if (!metrics.getSingleMetric('process_cpu_seconds_total')) collectDefaultMetrics({ register: metrics });
+  const app = new Koa<AppState>({ proxy: true });
+
+  const registry = new OpenAPIRegistry();
+  const v1 = new Router({ prefix: '/v1' });
+  mountRoutes(v1, allRoutes, deps, registry);
+  const openapi = buildOpenApiDocument(registry, deps.urls.location(''));
+  v1.get('/openapi.json', (ctx: AppContext) => {
+    ctx.body = openapi;
+  });
+
+  app.use(requestContext(deps));
+  app.use(httpMetrics(metrics));
+  app.use(errorMiddleware);
+  app.use(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit: deps.config.bodyLimit,
+      encoding: 'utf-8',
+      // Errors go to errorMiddleware, which maps them by type into the error shape.
+      onError: (err: Error) => {
+        throw err;
+      },
+    }),
+  );
+  app.use(authenticateMiddleware);
+  const health = healthRouter(deps, metrics);
+  app.use(health.routes());
+  app.use(v1.routes());
+  app.use(v1.allowedMethods({ throw: true }));
+  app.use((ctx: AppContext) => {
+    throw new NotFoundError(`No route for ${ctx.method} ${ctx.path}`);
+  });
+  return { app, metrics };
+}

@@ -1,0 +1,26 @@
+import type { ParameterizedContext } from 'koa';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from '../../config/env.ts';
+import type { Actor } from '../domain/auth/actor.ts';
+import type { Orm } from '../domain/orm.ts';
+import type { Urls } from './http/urls.ts';
+
+/** What the API needs from the outside world; built once per process. */
+export type ApiDeps = {
+  config: Config;
+  orm: Orm;
+  redis: Redis;
+  log: Logger;
+  urls: Urls;
+};
+
+export type AppState = {
+  requestId: string;
+  log: Logger;
+  em: EntityManager;
+  actor?: Actor;
+};
+
+export type AppContext = ParameterizedContext<AppState> & { params: Record<string, string> };

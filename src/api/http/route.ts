@@ -1,0 +1,155 @@
+import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
+import type Router from '@koa/router';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Actor } from '../../domain/auth/actor.ts';
+import { ForbiddenError, UnauthorizedError } from '../../domain/shared/errors.ts';
+import type { ApiDeps, AppContext } from '../context.ts';
+import { ErrorBody } from './common.schema.ts';
+import { z } from './zod.ts';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/**
+ * Who may call: `user` needs a user token, `installation` an integration-installation
+ * token, `any` either kind. Which resources they may touch is the policy's business.
+ */
+export type AuthKind = 'user' | 'installation' | 'any';
+
+type ZodObj = z.ZodObject<z.ZodRawShape>;
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export type Reply = { status: number; body?: unknown; location?: string };
+
+export type RouteInput<P, Q, B, A extends AuthKind> = {
+  params: Infer<P>;
+  query: Infer<Q>;
+  body: Infer<B>;
+  actor: A extends 'user' ? Extract<Actor, { kind: 'user' }> : A extends 'installation' ? Extract<Actor, { kind: 'installation' }> : Actor;
+  em: EntityManager;
+  deps: ApiDeps;
+};
+
+export type RouteDef<P = unknown, Q = unknown, B = unknown, A extends AuthKind = AuthKind> = {
+  method: Method;
+  /** OpenAPI form, relative to /v1: `/orgs/{organizationId}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  tags: string[];
+  auth?: A;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Success responses: status → schema (omit the schema for an empty body). */
+  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  handle(input: RouteInput<P, Q, B, A>): Promise<Reply>;
+};
+
+/** Declares a route once: its validation, its OpenAPI entry and its handler come from this object. */
+export function defineRoute<
+  P extends ZodObj | undefined = undefined,
+  Q extends ZodObj | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  A extends AuthKind = 'user',
+>(def: RouteDef<P, Q, B, A>): RouteDef<P, Q, B, A> {
+  return def;
+}
+
+// Route definitions are heterogeneous; mounting treats them uniformly.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = RouteDef<any, any, any, any>;
+
+export function mountRoutes(router: Router<any, any>, routes: AnyRoute[], deps: ApiDeps, registry: OpenAPIRegistry) {
+  for (const route of routes) {
+    register(registry, route);
+    const koaPath = route.path.replace(/\{(\w+)\}/g, ':$1');
+    const add = router[route.method].bind(router) as (name: string, path: string, mw: (ctx: AppContext) => Promise<void>) => void;
+    add(route.operationId, koaPath, async (ctx: AppContext) => {
+      const actor = requireActor(ctx.state.actor, route.auth ?? 'user');
+      const input = {
+        params: parse(route.params, ctx.params, 'path'),
+        query: parse(route.query, ctx.query, 'query'),
+        body: parse(route.body, bodyOf(ctx), 'body'),
+        actor,
+        em: ctx.state.em,
+        deps,
+      };
+      const reply = await route.handle(input);
+      ctx.status = reply.status;
+      if (reply.location) ctx.set('Location', reply.location);
+      if (reply.body !== undefined) ctx.body = reply.body;
+    });
+  }
+}
+
+function requireActor(actor: Actor | undefined, auth: AuthKind): Actor {
+  if (!actor) throw new UnauthorizedError('Missing or invalid API token: send `Authorization: Bearer <token>`');
+  if (auth === 'user' && actor.kind !== 'user') throw new ForbiddenError('This operation requires a user token');
+  if (auth === 'installation' && actor.kind !== 'installation') {
+    throw new ForbiddenError('This operation requires an integration installation token');
+  }
+  return actor;
+}
+
+/** An absent JSON body (the client sends Content-Type without one) reads as an empty object. */
+function bodyOf(ctx: AppContext): unknown {
+  const raw = ctx.request.rawBody;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  return ctx.request.body;
+}
+
+export class RequestValidationError extends Error {
+  readonly where: 'path' | 'query' | 'body';
+  readonly issues: z.core.$ZodIssue[];
+
+  constructor(where: 'path' | 'query' | 'body', issues: z.core.$ZodIssue[]) {
+    super(describeIssues(where, issues));
+    this.where = where;
+    this.issues = issues;
+  }
+}
+
+function parse(schema: z.ZodType | undefined, value: unknown, where: 'path' | 'query' | 'body'): unknown {
+  if (!schema) return undefined;
+  const result = schema.safeParse(value);
+  if (!result.success) throw new RequestValidationError(where, result.error.issues);
+  return result.data;
+}
+
+function describeIssues(where: string, issues: z.core.$ZodIssue[]): string {
+  return issues
+    .slice(0, 5)
+    .map((issue) => {
+      const field = [where, ...issue.path.map(String)].join('.');
+      return `${field}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+function register(registry: OpenAPIRegistry, route: AnyRoute) {
+  const responses: Record<number, ResponseConfig> = {};
+  for (const [status, res] of Object.entries(route.responses)) {
+    responses[Number(status)] = res.schema
+      ? { description: res.description, content: { 'application/json': { schema: res.schema } } }
+      : { description: res.description };
+  }
+  for (const status of [400, 401, 403, 404]) {
+    responses[status] ??= { description: 'Error', content: { 'application/json': { schema: ErrorBody } } };
+  }
+  registry.registerPath({
+    method: route.method,
+    path: route.path,
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: route.tags,
+    security: [{ bearer: [] }],
+    request: {
+      params: route.params,
+      query: route.query,
+      body: route.body
+        ? { content: { 'application/json': { schema: route.body } }, required: !route.body.safeParse(undefined).success }
+        : undefined,
+    },
+    responses,
+  });
+}

@@ -1,0 +1,17 @@
+import type { AnyRoute } from './http/route.ts';
+import { invitesRoutes } from './invites/invites.router.ts';
+import { membersRoutes } from './members/members.router.ts';
+import { orgsRoutes } from './orgs/orgs.router.ts';
+import { ssoRoutes } from './sso/sso.router.ts';
+import { teamsRoutes } from './teams/teams.router.ts';
+import { usersRoutes } from './users/users.router.ts';
+
+/** Every /v1 operation, family by family. */
+export const allRoutes: AnyRoute[] = [
+  ...usersRoutes,
+  ...orgsRoutes,
+  ...membersRoutes,
+  ...teamsRoutes,
+  ...invitesRoutes,
+  ...ssoRoutes,
+];

@@ -1,0 +1,35 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { TeamMembership } from '../../domain/entities/team-membership.entity.ts';
+import type { Team } from '../../domain/entities/team.entity.ts';
+import { memberCountsByTeam } from '../../domain/organizations/counts.ts';
+import type { OrgAccess } from '../../domain/organizations/org-access.ts';
+import { TEAM_PERMISSION_KEYS, teamRules } from '../../domain/organizations/team.policy.ts';
+import { permissionsOf } from '../../domain/policy/authorize.ts';
+import type { z } from '../http/zod.ts';
+import type { TeamSchema } from './teams.schema.ts';
+
+type TeamBody = z.infer<typeof TeamSchema>;
+
+/** Presents a page of teams with two grouped queries: member counts and the caller's ownerships. */
+export async function presentTeams(em: EntityManager, teams: Team[], org: OrgAccess): Promise<TeamBody[]> {
+  const ids = teams.map((t) => t.id);
+  const counts = await memberCountsByTeam(em, ids);
+  const owned = org.member
+    ? new Set((await em.find(TeamMembership, { team: { $in: ids }, member: org.member, role: 'owner' })).map((tm) => tm.team.id))
+    : new Set<string>();
+  return teams.map((team) => ({
+    object: 'team',
+    id: team.id,
+    title: team.title,
+    members: counts.get(team.id) ?? 0,
+    // Spaces shared with the team; spaces and their permissions are not built yet.
+    spaces: 0,
+    createdAt: team.createdAt.toISOString(),
+    permissions: permissionsOf(teamRules, { org, isOwner: owned.has(team.id) }, TEAM_PERMISSION_KEYS),
+  }));
+}
+
+export async function presentTeam(em: EntityManager, team: Team, org: OrgAccess): Promise<TeamBody> {
+  const [body] = await presentTeams(em, [team], org);
+  return body!;
+}

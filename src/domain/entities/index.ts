@@ -1,0 +1,24 @@
+import { AgentInstructionsSchema } from './agent-instructions.entity.ts';
+import { ApiTokenSchema } from './api-token.entity.ts';
+import { IntegrationInstallationSchema } from './integration-installation.entity.ts';
+import { InviteLinkSchema } from './invite-link.entity.ts';
+import { MemberSchema } from './member.entity.ts';
+import { OrganizationSchema } from './organization.entity.ts';
+import { SamlProviderSchema } from './saml-provider.entity.ts';
+import { TeamMembershipSchema } from './team-membership.entity.ts';
+import { TeamSchema } from './team.entity.ts';
+import { UserSchema } from './user.entity.ts';
+
+/** Every entity, listed explicitly: no folder scanning at start-up. */
+export const entities = [
+  UserSchema,
+  OrganizationSchema,
+  MemberSchema,
+  TeamSchema,
+  TeamMembershipSchema,
+  InviteLinkSchema,
+  SamlProviderSchema,
+  AgentInstructionsSchema,
+  IntegrationInstallationSchema,
+  ApiTokenSchema,
+];
