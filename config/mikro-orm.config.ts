@@ -26,8 +26,11 @@ export function ormConfig(opts: OrmOptions) {
       migrationsList,
       emit: 'ts',
       snapshot: true,
+      snapshotName: '.schema-snapshot',
       snapshotOnMigrate: false,
       transactional: true,
+      // Progress goes through our own output; the migrator's console lines would corrupt --json.
+      silent: true,
       allOrNothing: true,
     },
   });

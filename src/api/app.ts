@@ -43,12 +43,14 @@ export function createApp(deps: ApiDeps, metrics: Registry = new Registry()): Bu
     }),
   );
   app.use(authenticateMiddleware);
+  app.use(async (ctx: AppContext, next) => {
+    await next();
+    // Nothing answered: an unknown route gets the error shape too (after allowedMethods had its say).
+    if (ctx.status === 404 && ctx.body == null) throw new NotFoundError(`No route for ${ctx.method} ${ctx.path}`);
+  });
   const health = healthRouter(deps, metrics);
   app.use(health.routes());
   app.use(v1.routes());
   app.use(v1.allowedMethods({ throw: true }));
-  app.use((ctx: AppContext) => {
-    throw new NotFoundError(`No route for ${ctx.method} ${ctx.path}`);
-  });
   return { app, metrics };
 }

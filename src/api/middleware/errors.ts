@@ -42,6 +42,8 @@ export function mapError(err: unknown): Mapped {
     return { status: 500, message: 'Internal server error' };
   }
   const e = err as HttpishError;
+  // co-body marks unparsable JSON as a SyntaxError with status 400 and no type.
+  if (e instanceof SyntaxError && e.status === 400) return { status: 400, message: BODY_ERRORS['entity.parse.failed']! };
   if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
     const known = e.type ? BODY_ERRORS[e.type] : undefined;
     return { status: e.status, message: known ?? (e.expose ? e.message : 'Bad request') };

@@ -33,6 +33,8 @@ export const OrganizationSchema = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
+  // GET /email-domains/{domain}/orgs searches inside the array.
+  indexes: [{ properties: ['emailDomains'], type: 'gin' }],
 });
 
 export class Organization extends OrganizationSchema.class {}

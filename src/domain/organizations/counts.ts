@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { TeamMembership } from '../entities/team-membership.entity.ts';
 
 /**
  * Counts shown on members and teams, computed in one grouped query per page rather than
@@ -16,12 +15,14 @@ export async function memberCountsByTeam(em: EntityManager, teamIds: string[]): 
 async function groupCount(em: EntityManager, key: 'member' | 'team', ids: string[]): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   if (ids.length === 0) return counts;
+  // The column is picked from two fixed names, never from input.
+  const column = key === 'member' ? 'member_id' : 'team_id';
   const rows = await em
-    .createQueryBuilder(TeamMembership, 'tm')
-    .select([key, 'count(*) as n'])
-    .where({ [key]: { $in: ids } })
-    .groupBy(key)
-    .execute<{ member?: string; team?: string; n: string }[]>('all', false);
-  for (const row of rows) counts.set(String(row[`${key}_id` as 'member'] ?? row[key]), Number(row.n));
+    .getConnection()
+    .execute<{ id: string; n: number }[]>(
+      `select ${column} as id, count(*)::int as n from team_memberships where ${column} in (?) group by ${column}`,
+      [ids],
+    );
+  for (const row of rows) counts.set(row.id, row.n);
   return counts;
 }

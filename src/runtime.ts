@@ -1,0 +1,32 @@
+import { Redis } from 'ioredis';
+import { pino, type Logger } from 'pino';
+import { loadConfig, type Config } from '../config/env.ts';
+import { openOrm, type Orm } from './domain/orm.ts';
+
+export type Runtime = { config: Config; log: Logger; orm: Orm; redis: Redis };
+
+export function createLogger(config: Pick<Config, 'logLevel'>, name: string): Logger {
+  return pino({ name, level: config.logLevel });
+}
+
+/**
+ * Producer-side Redis: fail fast (one retry, no offline queue) so a request never hangs on
+ * a Redis outage. Workers build their own blocking connections (maxRetriesPerRequest null).
+ */
+export function createProducerRedis(url: string, log: Logger): Redis {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false });
+  redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
+  return redis;
+}
+
+export async function openRuntime(name: string, config: Config = loadConfig()): Promise<Runtime> {
+  const log = createLogger(config, name);
+  const orm = await openOrm({ databaseUrl: config.databaseUrl });
+  const redis = createProducerRedis(config.redisUrl, log);
+  return { config, log, orm, redis };
+}
+
+export async function closeRuntime(rt: Runtime): Promise<void> {
+  await rt.orm.close(true);
+  rt.redis.disconnect();
+}

@@ -1,0 +1,60 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { readFileSync } from 'node:fs';
+import { issueInstallationToken, issueUserToken } from '../../src/domain/auth/tokens.ts';
+import { IntegrationInstallation } from '../../src/domain/entities/integration-installation.entity.ts';
+import { Member } from '../../src/domain/entities/member.entity.ts';
+import type { Organization } from '../../src/domain/entities/organization.entity.ts';
+import { TeamMembership, type TeamRole } from '../../src/domain/entities/team-membership.entity.ts';
+import { Team } from '../../src/domain/entities/team.entity.ts';
+import type { User } from '../../src/domain/entities/user.entity.ts';
+import { createOrganization } from '../../src/domain/organizations/create-organization.ts';
+import { createUser } from '../../src/domain/organizations/users.ts';
+import { newId } from '../../src/domain/shared/ids.ts';
+import type { RoleOrGuest } from '../../src/domain/shared/roles.ts';
+
+export const TEST_CERTIFICATE = readFileSync(new URL('../fixtures/idp-cert.pem', import.meta.url), 'utf8');
+
+export type Caller = { user: User; token: string };
+
+/** A user with a token; e-mail addresses are unique per call so files never collide. */
+export async function buildUser(em: EntityManager, overrides: { email?: string; displayName?: string } = {}): Promise<Caller> {
+  const user = await createUser(em, {
+    email: overrides.email ?? `user-${newId().toLowerCase()}@example.test`,
+    displayName: overrides.displayName ?? `User ${newId().slice(0, 6)}`,
+  });
+  const token = issueUserToken(em, user);
+  await em.flush();
+  return { user, token };
+}
+
+/** An organization with an admin owner (created when not given). */
+export async function buildOrg(em: EntityManager, overrides: { owner?: Caller; title?: string } = {}) {
+  const owner = overrides.owner ?? (await buildUser(em));
+  const org = await createOrganization(em, { title: overrides.title ?? `Org ${newId().slice(0, 8)}`, owner: owner.user });
+  return { org, owner };
+}
+
+/** A new user who is a member of `org` with `role` (null: a guest). */
+export async function buildMember(em: EntityManager, org: Organization, role: RoleOrGuest, overrides: { email?: string; displayName?: string } = {}) {
+  const caller = await buildUser(em, overrides);
+  em.create(Member, { organization: org, user: caller.user, role });
+  await em.flush();
+  return caller;
+}
+
+export async function buildTeam(em: EntityManager, org: Organization, members: Array<{ user: User; role?: TeamRole }> = []) {
+  const team = em.create(Team, { organization: org, title: `Team ${newId().slice(0, 6)}` });
+  for (const m of members) {
+    const member = await em.findOneOrFail(Member, { organization: org, user: m.user });
+    em.create(TeamMembership, { team, member, role: m.role ?? 'member' });
+  }
+  await em.flush();
+  return team;
+}
+
+export async function buildInstallation(em: EntityManager, org: Organization) {
+  const installation = em.create(IntegrationInstallation, { organization: org, integration: 'test-integration' });
+  const token = issueInstallationToken(em, installation);
+  await em.flush();
+  return { installation, token };
+}

@@ -1,0 +1,62 @@
+import { GitBookAPI } from '@gitbook/api';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { loadConfig } from '../../config/env.ts';
+import { startServer, type RunningServer } from '../../src/api/server.ts';
+import { closeRuntime, openRuntime, type Runtime } from '../../src/runtime.ts';
+import { testDatabaseUrl, testRedisUrl } from './test-env.ts';
+
+export type RawResponse = { status: number; body: any; headers: Headers };
+
+export type TestApi = {
+  rt: Runtime;
+  http: RunningServer;
+  baseUrl: string;
+  /** A fresh EntityManager for factories and for reading back what a request changed. */
+  em(): EntityManager;
+  /** The published GitBook client, pointed at this server. */
+  client(token?: string): GitBookAPI;
+  request(method: string, path: string, opts?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<RawResponse>;
+  close(): Promise<void>;
+};
+
+/** The real API on a random loopback port, against the test database and Redis. */
+export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: testDatabaseUrl(),
+    REDIS_URL: testRedisUrl(),
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PUBLIC_URL: 'http://vellum.test',
+    ...env,
+  });
+  const rt = await openRuntime('test', config);
+  const http = await startServer(rt, { port: 0, host: '127.0.0.1' });
+  const baseUrl = `http://127.0.0.1:${http.port}`;
+  return {
+    rt,
+    http,
+    baseUrl,
+    em: () => rt.orm.em.fork(),
+    client: (token) => new GitBookAPI({ endpoint: baseUrl, ...(token ? { authToken: token } : {}) }),
+    async request(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...opts.headers };
+      if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+      let body: string | undefined = opts.rawBody;
+      if (opts.body !== undefined) body = JSON.stringify(opts.body);
+      if (body !== undefined) headers['content-type'] ??= 'application/json';
+      const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: res.status, body: parsed, headers: res.headers };
+    },
+    async close() {
+      await http.close();
+      await closeRuntime(rt);
+    },
+  };
+}
