@@ -1,3 +1,4 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../../config/env.ts';
 import { openOrm } from '../domain/orm.ts';
@@ -79,7 +80,13 @@ function report(err: unknown): number {
     console.error(`vellum: ${err.message}`);
     return 2;
   }
-  console.error(`vellum: ${err instanceof Error ? err.message : String(err)}`);
+  if (err instanceof UniqueConstraintViolationException) {
+    console.error('vellum: that would duplicate an existing record');
+    return 1;
+  }
+  // Driver errors can span lines; the contract is one line.
+  const message = err instanceof Error ? err.message : String(err);
+  console.error(`vellum: ${message.split('\n')[0]}`);
   return 1;
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Organization } from '../../src/domain/entities/organization.entity.ts';
 import { expectClientError, expectError } from '../support/assertions.ts';
 import { buildInstallation, buildMember, buildOrg, buildUser, type Caller } from '../support/factories.ts';
-import { startTestApi, type TestApi } from '../support/harness.ts';
+import { role, startTestApi, type TestApi } from '../support/harness.ts';
 
 let api: TestApi;
 let admin: Caller;
@@ -76,7 +76,7 @@ describe('PATCH /orgs/{organizationId}', () => {
     const { data } = await api.client(admin.token).orgs.updateOrganizationById(orgId, {
       title: 'Renamed org',
       emailDomains: ['Example.TEST', 'example.test'],
-      defaultRole: 'comment',
+      defaultRole: role('comment'),
       inviteLinks: false,
       logo: 'https://cdn.example.test/logo.png',
       mergeRules: { type: 'rules', rules: [{ rule: 'require_at_least_one_review' }] },
@@ -85,7 +85,7 @@ describe('PATCH /orgs/{organizationId}', () => {
     expect(data.urls.logo).toBe('https://cdn.example.test/logo.png');
     const again = await api.client(admin.token).orgs.getOrganizationById(orgId);
     expect(again.data.mergeRules).toEqual({ type: 'rules', rules: [{ rule: 'require_at_least_one_review' }] });
-    await api.client(admin.token).orgs.updateOrganizationById(orgId, { inviteLinks: true, defaultRole: 'read' });
+    await api.client(admin.token).orgs.updateOrganizationById(orgId, { inviteLinks: true, defaultRole: role('read') });
   });
 
   it('rejects bad input with 400 naming the field, changing nothing', async () => {
@@ -127,7 +127,7 @@ describe('POST /orgs/{organizationId}/join', () => {
   it('admits a caller whose e-mail domain is allowed, with the default role', async () => {
     const em = api.em();
     const { org, owner } = await buildOrg(em);
-    await api.client(owner.token).orgs.updateOrganizationById(org.id, { emailDomains: ['joiners.test'], defaultRole: 'edit' });
+    await api.client(owner.token).orgs.updateOrganizationById(org.id, { emailDomains: ['joiners.test'], defaultRole: role('edit') });
     const joiner = await buildUser(em, { email: `j${Date.now()}@joiners.test` });
     const res = await api.client(joiner.token).orgs.joinOrganization(org.id);
     expect(res.status).toBe(204);

@@ -1,4 +1,9 @@
 import { GitBookAPI } from '@gitbook/api';
+// The package's index.d.ts imports './client' without an extension, which NodeNext
+// resolution cannot follow; the typed surface is taken from the file itself.
+import type { Api, MemberRole, TeamMemberRole } from '../../node_modules/@gitbook/api/dist/client.d.ts';
+
+export type GitBookClient = Api<{ authToken?: string }>;
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../../config/env.ts';
 import { startServer, type RunningServer } from '../../src/api/server.ts';
@@ -14,7 +19,7 @@ export type TestApi = {
   /** A fresh EntityManager for factories and for reading back what a request changed. */
   em(): EntityManager;
   /** The published GitBook client, pointed at this server. */
-  client(token?: string): GitBookAPI;
+  client(token?: string): GitBookClient;
   request(method: string, path: string, opts?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<RawResponse>;
   close(): Promise<void>;
 };
@@ -37,7 +42,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
     http,
     baseUrl,
     em: () => rt.orm.em.fork(),
-    client: (token) => new GitBookAPI({ endpoint: baseUrl, ...(token ? { authToken: token } : {}) }),
+    client: (token) => new GitBookAPI({ endpoint: baseUrl, ...(token ? { authToken: token } : {}) }) as unknown as GitBookClient,
     async request(method, path, opts = {}) {
       const headers: Record<string, string> = { ...opts.headers };
       if (opts.token) headers.authorization = `Bearer ${opts.token}`;
@@ -60,3 +65,10 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
     },
   };
 }
+
+/**
+ * The client's types spell roles as TypeScript enums; on the wire they are the same
+ * strings. These turn the strings into the enum types for type-checking only.
+ */
+export const role = (r: 'admin' | 'create' | 'edit' | 'review' | 'comment' | 'read') => r as unknown as MemberRole;
+export const teamRole = (r: 'owner' | 'member') => r as unknown as TeamMemberRole;

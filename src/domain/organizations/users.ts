@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../entities/user.entity.ts';
 import { newId } from '../shared/ids.ts';
-import { BadRequestError, notFound } from '../shared/errors.ts';
+import { BadRequestError, ConflictError, notFound } from '../shared/errors.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -18,6 +18,7 @@ function nameFromEmail(email: string): string {
 
 export async function createUser(em: EntityManager, input: { email: string; displayName?: string }): Promise<User> {
   const email = normalizeEmail(input.email);
+  if (await em.count(User, { email })) throw new ConflictError(`a user with e-mail ${email} already exists`);
   const user = em.create(User, { email, displayName: input.displayName?.trim() || nameFromEmail(email) });
   await em.flush();
   return user;
