@@ -24,6 +24,12 @@ const EnvSchema = z.object({
   BODY_LIMIT: byteSize.default('1mb'),
   /** Seconds SIGTERM waits for in-flight work before forcing exit. */
   SHUTDOWN_TIMEOUT: z.coerce.number().positive().default(25),
+  /** Redis key prefix of the job queues. */
+  QUEUE_PREFIX: z.string().regex(/^[\w-]{1,64}$/).default('vellum'),
+  /** Concurrency of each worker queue unless --concurrency says otherwise. */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(4),
+  /** Job lock and stalled-check period; must be the same for every worker of a deployment. */
+  JOB_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
 });
 
 export type Config = {
@@ -36,6 +42,9 @@ export type Config = {
   appUrl: string;
   bodyLimit: string;
   shutdownTimeoutMs: number;
+  queuePrefix: string;
+  workerConcurrency: number;
+  jobLockMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -60,6 +69,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appUrl: stripSlash(e.APP_URL ?? publicUrl),
     bodyLimit: e.BODY_LIMIT,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT * 1000,
+    queuePrefix: e.QUEUE_PREFIX,
+    workerConcurrency: e.WORKER_CONCURRENCY,
+    jobLockMs: e.JOB_LOCK_MS,
   };
 }
 

@@ -10,6 +10,7 @@ import { mountRoutes } from './http/route.ts';
 import { authenticateMiddleware } from './middleware/authenticate.ts';
 import { errorMiddleware } from './middleware/errors.ts';
 import { httpMetrics } from './middleware/metrics.ts';
+import { registerQueueMetrics } from './middleware/queue-metrics.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
 import { allRoutes } from './routes.ts';
@@ -18,6 +19,7 @@ export type BuiltApp = { app: Koa<AppState>; metrics: Registry };
 
 export function createApp(deps: ApiDeps, metrics: Registry = new Registry()): BuiltApp {
   if (!metrics.getSingleMetric('process_cpu_seconds_total')) collectDefaultMetrics({ register: metrics });
+  registerQueueMetrics(metrics, deps.producer);
   const app = new Koa<AppState>({ proxy: true });
 
   const registry = new OpenAPIRegistry();

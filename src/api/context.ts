@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config/env.ts';
 import type { Actor } from '../domain/auth/actor.ts';
 import type { Orm } from '../domain/orm.ts';
+import type { QueueProducer } from '../jobs/producer.ts';
 import type { Urls } from './http/urls.ts';
 
 /** What the API needs from the outside world; built once per process. */
@@ -14,6 +15,7 @@ export type ApiDeps = {
   redis: Redis;
   log: Logger;
   urls: Urls;
+  producer: QueueProducer;
 };
 
 export type AppState = {

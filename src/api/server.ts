@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { Registry } from 'prom-client';
 import type { Runtime } from '../runtime.ts';
+import { jobs } from '../jobs/registry.ts';
+import { QueueProducer } from '../jobs/producer.ts';
 import { createApp } from './app.ts';
 import { Urls } from './http/urls.ts';
 
@@ -8,7 +10,8 @@ export type RunningServer = { server: Server; port: number; metrics: Registry; c
 
 /** Starts the HTTP API. `close` stops accepting, lets in-flight requests finish, then drops idle sockets. */
 export async function startServer(rt: Runtime, opts: { port?: number; host?: string } = {}): Promise<RunningServer> {
-  const { app, metrics } = createApp({ ...rt, urls: new Urls(rt.config) });
+  const producer = new QueueProducer({ url: rt.config.redisUrl, prefix: rt.config.queuePrefix }, jobs, rt.log);
+  const { app, metrics } = createApp({ ...rt, urls: new Urls(rt.config), producer });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -26,6 +29,6 @@ export async function startServer(rt: Runtime, opts: { port?: number; host?: str
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
-      }),
+      }).then(() => producer.close()),
   };
 }

@@ -1,7 +1,14 @@
 import type { Config } from '../../config/env.ts';
 import { startServer } from '../api/server.ts';
+import { QueueProducer } from '../jobs/producer.ts';
+import { queueStats } from '../jobs/queue-stats.ts';
+import { jobs } from '../jobs/registry.ts';
+import { schedules } from '../jobs/schedules.ts';
+import { startScheduler } from '../workers/scheduler.ts';
+import { parseConcurrency, parseQueues } from '../workers/worker-flags.ts';
+import { startWorkers } from '../workers/worker.ts';
 import { migrateDatabase, createMigration } from '../domain/migrate.ts';
-import { closeRuntime, openRuntime } from '../runtime.ts';
+import { closeRuntime, createLogger, openRuntime } from '../runtime.ts';
 import { onShutdown } from '../shutdown.ts';
 
 type Flags = Record<string, string | boolean | undefined>;
@@ -15,6 +22,64 @@ export const processCommands: Record<string, ProcessCommand> = {
     onShutdown(rt.log, config.shutdownTimeoutMs, [() => http.close(), () => closeRuntime(rt)]);
     return -1;
   },
+  async work(config, flags) {
+    const rt = await openRuntime('worker', config);
+    const running = startWorkers({
+      orm: rt.orm,
+      log: rt.log,
+      connection: { url: config.redisUrl, prefix: config.queuePrefix },
+      jobs,
+      queues: parseQueues(flag(flags.queues)),
+      concurrency: parseConcurrency(flag(flags.concurrency), config.workerConcurrency),
+      lockMs: config.jobLockMs,
+    });
+    rt.log.info({ queues: running.workers.map((w) => w.name) }, 'workers started');
+    onShutdown(rt.log, config.shutdownTimeoutMs, [() => running.close(), () => closeRuntime(rt)]);
+    return -1;
+  },
+  async schedule(config) {
+    const rt = await openRuntime('scheduler', config);
+    const producer = new QueueProducer({ url: config.redisUrl, prefix: config.queuePrefix }, jobs, rt.log);
+    const scheduler = startScheduler(producer, schedules(config), rt.log);
+    onShutdown(rt.log, config.shutdownTimeoutMs, [() => scheduler.close(), () => producer.close(), () => closeRuntime(rt)]);
+    return -1;
+  },
+  /** Development: API, workers and scheduler in one process, shut down in that order. */
+  async start(config, flags) {
+    const rt = await openRuntime('vellum', config);
+    const http = await startServer(rt);
+    const workers = startWorkers({
+      orm: rt.orm,
+      log: rt.log,
+      connection: { url: config.redisUrl, prefix: config.queuePrefix },
+      jobs,
+      queues: parseQueues(flag(flags.queues)),
+      concurrency: parseConcurrency(flag(flags.concurrency), config.workerConcurrency),
+      lockMs: config.jobLockMs,
+    });
+    const producer = new QueueProducer({ url: config.redisUrl, prefix: config.queuePrefix }, jobs, rt.log);
+    const scheduler = startScheduler(producer, schedules(config), rt.log);
+    onShutdown(rt.log, config.shutdownTimeoutMs, [
+      () => http.close(),
+      () => workers.close(),
+      () => scheduler.close(),
+      () => producer.close(),
+      () => closeRuntime(rt),
+    ]);
+    return -1;
+  },
+  async queues(config, flags) {
+    const log = createLogger({ logLevel: 'silent' }, 'cli');
+    const producer = new QueueProducer({ url: config.redisUrl, prefix: config.queuePrefix }, jobs, log);
+    try {
+      const stats = await queueStats(producer);
+      if (flags.json) console.log(JSON.stringify({ queues: stats }));
+      else console.table(stats);
+      return 0;
+    } finally {
+      await producer.close();
+    }
+  },
   async migrate(config, flags) {
     const applied = await migrateDatabase(config.databaseUrl);
     console.log(flags.json ? JSON.stringify({ applied }) : `migrations applied: ${applied.length ? applied.join(', ') : 'none (up to date)'}`);
@@ -23,7 +88,11 @@ export const processCommands: Record<string, ProcessCommand> = {
   async 'migration:create'(config, flags) {
     const name = typeof flags.name === 'string' ? flags.name : undefined;
     const file = await createMigration(config.databaseUrl, name);
-    console.log(file ? `written ${file}; add it to src/domain/migrations/index.ts` : 'no schema changes');
+    console.log(file ? `written src/domain/migrations/${file}; add it to src/domain/migrations/index.ts` : "no schema changes");
     return 0;
   },
 };
+
+function flag(value: string | boolean | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}

@@ -2,6 +2,7 @@ import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-ope
 import type Router from '@koa/router';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Actor } from '../../domain/auth/actor.ts';
+import { JobOutbox } from '../../jobs/outbox.ts';
 import { ForbiddenError, UnauthorizedError } from '../../domain/shared/errors.ts';
 import type { ApiDeps, AppContext } from '../context.ts';
 import { ErrorBody } from './common.schema.ts';
@@ -27,6 +28,8 @@ export type RouteInput<P, Q, B, A extends AuthKind> = {
   actor: A extends 'user' ? Extract<Actor, { kind: 'user' }> : A extends 'installation' ? Extract<Actor, { kind: 'installation' }> : Actor;
   em: EntityManager;
   deps: ApiDeps;
+  /** Jobs recorded here are committed with the request's changes and enqueued after. */
+  outbox: JobOutbox;
 };
 
 export type RouteDef<P = unknown, Q = unknown, B = unknown, A extends AuthKind = AuthKind> = {
@@ -73,8 +76,10 @@ export function mountRoutes(router: Router<any, any>, routes: AnyRoute[], deps: 
         actor,
         em: ctx.state.em,
         deps,
+        outbox: new JobOutbox(deps.producer, ctx.state.log),
       };
       const reply = await route.handle(input);
+      await input.outbox.publish(ctx.state.em);
       ctx.status = reply.status;
       if (reply.location) ctx.set('Location', reply.location);
       if (reply.body !== undefined) ctx.body = reply.body;

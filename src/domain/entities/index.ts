@@ -4,6 +4,7 @@ import { IntegrationInstallationSchema } from './integration-installation.entity
 import { InviteLinkSchema } from './invite-link.entity.ts';
 import { MemberSchema } from './member.entity.ts';
 import { OrganizationSchema } from './organization.entity.ts';
+import { OutboxEntrySchema } from './outbox-entry.entity.ts';
 import { SamlProviderSchema } from './saml-provider.entity.ts';
 import { TeamMembershipSchema } from './team-membership.entity.ts';
 import { TeamSchema } from './team.entity.ts';
@@ -21,4 +22,5 @@ export const entities = [
   AgentInstructionsSchema,
   IntegrationInstallationSchema,
   ApiTokenSchema,
+  OutboxEntrySchema,
 ];

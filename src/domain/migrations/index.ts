@@ -1,9 +1,13 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121210920_initial } from './Migration20261121210920_initial.ts';
+import { Migration20261121211453_job_outbox } from './Migration20261121211453_job_outbox.ts';
 
 /**
  * Every migration, in order. Listed explicitly so that runs do not depend on
  * scanning a folder (and so the list is the same under tsc, vitest and node).
  * `bin/vellum migration:create` writes a new file; add it here.
  */
-export const migrationsList: MigrationObject[] = [{ name: 'Migration20261121210920_initial', class: Migration20261121210920_initial }];
+export const migrationsList: MigrationObject[] = [
+  { name: 'Migration20261121210920_initial', class: Migration20261121210920_initial },
+  { name: 'Migration20261121211453_job_outbox', class: Migration20261121211453_job_outbox },
+];

@@ -1,0 +1,53 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import { OutboxEntry } from '../domain/entities/outbox-entry.entity.ts';
+import { newId } from '../domain/shared/ids.ts';
+import type { JobDefinition } from './define-job.ts';
+import type { QueueProducer } from './producer.ts';
+
+/**
+ * Records jobs in the outbox table with the change that needs them, and publishes them
+ * once that change is committed (the fast path). Whatever publishing misses, the relay
+ * in the workers picks up, so accepted work is never lost.
+ */
+export class JobOutbox {
+  private pending: string[] = [];
+  private readonly producer: QueueProducer;
+  private readonly log: Logger;
+
+  constructor(producer: QueueProducer, log: Logger) {
+    this.producer = producer;
+    this.log = log;
+  }
+
+  /** Validates the payload now, so a bad one fails the request rather than the job. Flushed with `em`. */
+  add<S extends z.ZodType>(em: EntityManager, job: JobDefinition<S>, payload: z.input<S>, opts: { delayMs?: number } = {}): OutboxEntry {
+    const data = job.payload.parse(payload) as Record<string, unknown>;
+    const entry = em.create(OutboxEntry, { id: newId(), queue: job.queue, name: job.name, payload: data, delayMs: opts.delayMs ?? 0 });
+    this.pending.push(entry.id);
+    return entry;
+  }
+
+  get size(): number {
+    return this.pending.length;
+  }
+
+  /** After commit: enqueue the rows that really were committed, then drop them from the table. */
+  async publish(em: EntityManager): Promise<void> {
+    const ids = this.pending.splice(0);
+    if (ids.length === 0) return;
+    const fresh = em.fork();
+    const committed = await fresh.find(OutboxEntry, { id: { $in: ids } });
+    for (const entry of committed) {
+      try {
+        await this.producer.enqueue(entry);
+        await fresh.nativeDelete(OutboxEntry, { id: entry.id });
+      } catch (err) {
+        // Redis is not answering: leave this and the rest to the relay rather than wait on each.
+        this.log.warn({ err: (err as Error).message, job: entry.name, id: entry.id }, 'enqueue deferred to the outbox relay');
+        return;
+      }
+    }
+  }
+}

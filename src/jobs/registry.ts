@@ -1,0 +1,7 @@
+import type { JobDefinition } from './define-job.ts';
+
+/**
+ * Every job, listed explicitly (no folder scanning). A job is added here when its
+ * family is built; the worker runs exactly these.
+ */
+export const jobs: JobDefinition[] = [];
