@@ -127,3 +127,23 @@ describe('OpenAPI document', () => {
     expect(res.body.components.schemas.Organization.properties.permissions).toBeDefined();
   });
 });
+
+describe('input the database cannot store', () => {
+  it('refuses NUL characters in body, query and path with 400, changing nothing', async () => {
+    const body = await api.request('PATCH', `/v1/orgs/${orgId}`, { token: admin.token, rawBody: '{"title":"ab\\u0000cd"}' });
+    expectError(body, 400, /body\.title.*NUL/);
+    expectError(await api.request('GET', `/v1/orgs/${orgId}/members?search=a%00b`, { token: admin.token }), 400, /query\.search/);
+    expectError(await api.request('GET', `/v1/orgs/a%00b`, { token: admin.token }), 400, /organizationId/);
+    const key = await api.request('PUT', `/v1/orgs/${orgId}/agent-instructions`, {
+      token: admin.token,
+      rawBody: '{"instructions":{"object":"document","data":{"a\\u0000":1},"nodes":[]}}',
+    });
+    expectError(key, 400, /NUL/);
+  });
+
+  it('turns an unexpected failure into a bare 500 that reveals nothing', async () => {
+    const { mapError } = await import('../../src/api/middleware/errors.ts');
+    expect(mapError(new Error('password=hunter2 at db.internal'))).toEqual({ status: 500, message: 'Internal server error' });
+    expect(mapError(new TypeError('x is undefined'))).toEqual({ status: 500, message: 'Internal server error' });
+  });
+});

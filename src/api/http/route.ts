@@ -3,7 +3,7 @@ import type Router from '@koa/router';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Actor } from '../../domain/auth/actor.ts';
 import { JobOutbox } from '../../jobs/outbox.ts';
-import { ForbiddenError, UnauthorizedError } from '../../domain/shared/errors.ts';
+import { BadRequestError, ForbiddenError, UnauthorizedError } from '../../domain/shared/errors.ts';
 import type { ApiDeps, AppContext } from '../context.ts';
 import { ErrorBody } from './common.schema.ts';
 import { z } from './zod.ts';
@@ -116,9 +116,26 @@ export class RequestValidationError extends Error {
 
 function parse(schema: z.ZodType | undefined, value: unknown, where: 'path' | 'query' | 'body'): unknown {
   if (!schema) return undefined;
+  const nul = findNul(value, [where]);
+  if (nul) throw new BadRequestError(`${nul}: text must not contain NUL (\\u0000) characters`);
   const result = schema.safeParse(value);
   if (!result.success) throw new RequestValidationError(where, result.error.issues);
   return result.data;
+}
+
+/**
+ * PostgreSQL cannot store NUL in text, so such input would fail deep in the driver;
+ * it is refused up front, naming where it was found.
+ */
+function findNul(value: unknown, path: string[], depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') : null;
+  if (depth > 64 || value === null || typeof value !== 'object') return null;
+  for (const [k, v] of Object.entries(value)) {
+    if (k.includes('\u0000')) return path.join('.');
+    const found = findNul(v, [...path, k], depth + 1);
+    if (found) return found;
+  }
+  return null;
 }
 
 function describeIssues(where: string, issues: z.core.$ZodIssue[]): string {
