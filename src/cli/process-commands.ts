@@ -8,7 +8,7 @@ import { startScheduler } from '../workers/scheduler.ts';
 import { parseConcurrency, parseQueues } from '../workers/worker-flags.ts';
 import { startWorkers } from '../workers/worker.ts';
 import { migrateDatabase, createMigration } from '../domain/migrate.ts';
-import { closeRuntime, createLogger, openRuntime } from '../runtime.ts';
+import { closeRuntime, createLogger, openRuntime, type Runtime } from '../runtime.ts';
 import { onShutdown } from '../shutdown.ts';
 
 type Flags = Record<string, string | boolean | undefined>;
@@ -24,15 +24,7 @@ export const processCommands: Record<string, ProcessCommand> = {
   },
   async work(config, flags) {
     const rt = await openRuntime('worker', config);
-    const running = startWorkers({
-      orm: rt.orm,
-      log: rt.log,
-      connection: { url: config.redisUrl, prefix: config.queuePrefix },
-      jobs,
-      queues: parseQueues(flag(flags.queues)),
-      concurrency: parseConcurrency(flag(flags.concurrency), config.workerConcurrency),
-      lockMs: config.jobLockMs,
-    });
+    const running = workersFromFlags(rt, flags);
     rt.log.info({ queues: running.workers.map((w) => w.name) }, 'workers started');
     onShutdown(rt.log, config.shutdownTimeoutMs, [() => running.close(), () => closeRuntime(rt)]);
     return -1;
@@ -48,15 +40,7 @@ export const processCommands: Record<string, ProcessCommand> = {
   async start(config, flags) {
     const rt = await openRuntime('vellum', config);
     const http = await startServer(rt);
-    const workers = startWorkers({
-      orm: rt.orm,
-      log: rt.log,
-      connection: { url: config.redisUrl, prefix: config.queuePrefix },
-      jobs,
-      queues: parseQueues(flag(flags.queues)),
-      concurrency: parseConcurrency(flag(flags.concurrency), config.workerConcurrency),
-      lockMs: config.jobLockMs,
-    });
+    const workers = workersFromFlags(rt, flags);
     const producer = new QueueProducer({ url: config.redisUrl, prefix: config.queuePrefix }, jobs, rt.log);
     const scheduler = startScheduler(producer, schedules(config), rt.log);
     onShutdown(rt.log, config.shutdownTimeoutMs, [
@@ -92,6 +76,20 @@ export const processCommands: Record<string, ProcessCommand> = {
     return 0;
   },
 };
+
+/** Workers for the queues and concurrency given on the command line (validated before anything starts). */
+function workersFromFlags(rt: Runtime, flags: Flags) {
+  const { config } = rt;
+  return startWorkers({
+    orm: rt.orm,
+    log: rt.log,
+    connection: { url: config.redisUrl, prefix: config.queuePrefix },
+    jobs,
+    queues: parseQueues(flag(flags.queues)),
+    concurrency: parseConcurrency(flag(flags.concurrency), config.workerConcurrency),
+    lockMs: config.jobLockMs,
+  });
+}
 
 function flag(value: string | boolean | undefined): string | undefined {
   return typeof value === 'string' ? value : undefined;

@@ -8,7 +8,7 @@ import { organizationRules } from '../../domain/organizations/organization.polic
 import { updateOrganization } from '../../domain/organizations/update-organization.ts';
 import { authorize } from '../../domain/policy/authorize.ts';
 import { ForbiddenError } from '../../domain/shared/errors.ts';
-import { findPage } from '../../domain/shared/paging.ts';
+import { byTime, findPage } from '../../domain/shared/paging.ts';
 import { paged, PagingQuery } from '../http/common.schema.ts';
 import { defineRoute } from '../http/route.ts';
 import { z } from '../http/zod.ts';
@@ -38,10 +38,7 @@ export const orgsRoutes = [
         em,
         Member,
         { user: actor.user, disabled: false },
-        [
-          { key: 'joinedAt', direction: 'asc', type: 'date' },
-          { key: 'id', direction: 'asc', type: 'string' },
-        ],
+        byTime('joinedAt', 'asc'),
         query,
         { populate: ['organization'] },
       );

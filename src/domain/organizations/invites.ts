@@ -4,7 +4,7 @@ import { InviteLink } from '../entities/invite-link.entity.ts';
 import { Member } from '../entities/member.entity.ts';
 import { Organization } from '../entities/organization.entity.ts';
 import { BadRequestError, ForbiddenError, notFound } from '../shared/errors.ts';
-import { findPage, type PageRequest } from '../shared/paging.ts';
+import { byTime, findPage, type PageRequest } from '../shared/paging.ts';
 import type { RoleOrGuest } from '../shared/roles.ts';
 import { findOrCreateUserByEmail } from './users.ts';
 
@@ -19,10 +19,7 @@ export async function listInviteLinks(em: EntityManager, organization: Organizat
     em,
     InviteLink,
     { organization },
-    [
-      { key: 'createdAt', direction: 'desc', type: 'date' },
-      { key: 'id', direction: 'desc', type: 'string' },
-    ],
+    byTime('createdAt', 'desc'),
     page,
   );
 }

@@ -4,7 +4,7 @@ import { Member } from '../entities/member.entity.ts';
 import { Organization } from '../entities/organization.entity.ts';
 import { SamlProvider } from '../entities/saml-provider.entity.ts';
 import { BadRequestError, notFound } from '../shared/errors.ts';
-import { findPage, type PageRequest } from '../shared/paging.ts';
+import { byTime, findPage, type PageRequest } from '../shared/paging.ts';
 import type { Role, RoleOrGuest } from '../shared/roles.ts';
 import type { OrgAccess } from './org-access.ts';
 
@@ -24,18 +24,7 @@ export async function listMembers(em: EntityManager, organization: Organization,
     const like = `%${escapeLike(filters.search)}%`;
     where.user = { $or: [{ displayName: { $ilike: like } }, { email: { $ilike: like } }] };
   }
-  const type = 'date' as const;
-  return findPage(
-    em,
-    Member,
-    where,
-    [
-      { key: filters.sort, direction: filters.order, type },
-      { key: 'id', direction: filters.order, type: 'string' },
-    ],
-    page,
-    { populate: ['user'] },
-  );
+  return findPage(em, Member, where, byTime(filters.sort, filters.order), page, { populate: ['user'] });
 }
 
 export async function getMember(em: EntityManager, organization: Organization, userId: string): Promise<Member> {

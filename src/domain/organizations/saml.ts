@@ -4,7 +4,7 @@ import type { Organization } from '../entities/organization.entity.ts';
 import { SamlProvider } from '../entities/saml-provider.entity.ts';
 import { Team } from '../entities/team.entity.ts';
 import { BadRequestError, notFound } from '../shared/errors.ts';
-import { findPage, type PageRequest } from '../shared/paging.ts';
+import { byTime, findPage, type PageRequest } from '../shared/paging.ts';
 import type { RoleOrGuest } from '../shared/roles.ts';
 
 export type SamlInput = {
@@ -21,10 +21,7 @@ export async function listSamlProviders(em: EntityManager, organization: Organiz
     em,
     SamlProvider,
     { organization },
-    [
-      { key: 'createdAt', direction: 'asc', type: 'date' },
-      { key: 'id', direction: 'asc', type: 'string' },
-    ],
+    byTime('createdAt', 'asc'),
     page,
     { populate: ['defaultTeam'] },
   );

@@ -4,13 +4,8 @@ import type { Organization } from '../entities/organization.entity.ts';
 import { TeamMembership, type TeamRole } from '../entities/team-membership.entity.ts';
 import { Team } from '../entities/team.entity.ts';
 import { BadRequestError, notFound } from '../shared/errors.ts';
-import { findPage, type PageRequest } from '../shared/paging.ts';
+import { byTime, findPage, type PageRequest } from '../shared/paging.ts';
 import { escapeLike } from './members.ts';
-
-const SORT = [
-  { key: 'createdAt', direction: 'desc', type: 'date' },
-  { key: 'id', direction: 'desc', type: 'string' },
-] as const;
 
 export async function listTeams(
   em: EntityManager,
@@ -26,7 +21,7 @@ export async function listTeams(
     if (!owner) return { items: [], count: 0 };
     if (owner.role !== 'admin') where.id = { $in: await ownedTeamIds(em, owner) };
   }
-  return findPage(em, Team, where, [...SORT], page);
+  return findPage(em, Team, where, byTime('createdAt', 'desc'), page);
 }
 
 export async function getTeam(em: EntityManager, organization: Organization, teamId: string): Promise<Team> {
@@ -83,10 +78,7 @@ export async function listTeamMembers(em: EntityManager, team: Team, page: PageR
     em,
     TeamMembership,
     { team },
-    [
-      { key: 'createdAt', direction: 'asc', type: 'date' },
-      { key: 'id', direction: 'asc', type: 'string' },
-    ],
+    byTime('createdAt', 'asc'),
     page,
     { populate: ['member', 'member.user'] },
   );
@@ -100,10 +92,7 @@ export async function listMemberTeams(em: EntityManager, member: Member, filters
     em,
     TeamMembership,
     where,
-    [
-      { key: 'createdAt', direction: 'desc', type: 'date' },
-      { key: 'id', direction: 'desc', type: 'string' },
-    ],
+    byTime('createdAt', 'desc'),
     page,
     { populate: ['team'] },
   );

@@ -8,6 +8,14 @@ export type Page<T> = { items: T[]; count: number; next?: { page: string } };
 /** A sort key of a list and how its values travel inside page tokens. */
 export type SortKey = { key: string; direction: 'asc' | 'desc'; type: 'date' | 'string' | 'number' };
 
+/** Sorting by a timestamp column, the id breaking ties so the order is total. */
+export function byTime(key: string, direction: 'asc' | 'desc'): SortKey[] {
+  return [
+    { key, direction, type: 'date' },
+    { key: 'id', direction, type: 'string' },
+  ];
+}
+
 /**
  * Keyset paging through MikroORM's `findByCursor`. Page tokens are ours: base64url JSON of the
  * last item's sort values, checked against the list's sort keys before they reach SQL, so a
