@@ -1,3 +1,4 @@
+import cron from 'node-cron';
 import { z } from 'zod';
 
 /** Sizes such as `1mb`, `512kb` or a plain byte count; kept as the string koa's body parser understands. */
@@ -30,6 +31,9 @@ const EnvSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(4),
   /** Job lock and stalled-check period; must be the same for every worker of a deployment. */
   JOB_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /** When the bin is emptied (cron, default hourly) and how long deleted spaces stay restorable. */
+  PURGE_SCHEDULE: z.string().refine((v) => cron.validate(v), 'expected a cron expression').default('0 * * * *'),
+  SPACE_RETENTION_DAYS: z.coerce.number().min(0).max(3650).default(7),
 });
 
 export type Config = {
@@ -45,6 +49,8 @@ export type Config = {
   queuePrefix: string;
   workerConcurrency: number;
   jobLockMs: number;
+  purgeSchedule: string;
+  spaceRetentionDays: number;
 };
 
 export class ConfigError extends Error {}
@@ -72,6 +78,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queuePrefix: e.QUEUE_PREFIX,
     workerConcurrency: e.WORKER_CONCURRENCY,
     jobLockMs: e.JOB_LOCK_MS,
+    purgeSchedule: e.PURGE_SCHEDULE,
+    spaceRetentionDays: e.SPACE_RETENTION_DAYS,
   };
 }
 

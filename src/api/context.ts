@@ -6,6 +6,7 @@ import type { Config } from '../../config/env.ts';
 import type { Actor } from '../domain/auth/actor.ts';
 import type { Orm } from '../domain/orm.ts';
 import type { QueueProducer } from '../jobs/producer.ts';
+import type { Clock } from '../domain/shared/clock.ts';
 import type { Urls } from './http/urls.ts';
 
 /** What the API needs from the outside world; built once per process. */
@@ -16,6 +17,8 @@ export type ApiDeps = {
   log: Logger;
   urls: Urls;
   producer: QueueProducer;
+  /** Time as the domain sees it (deletion and retention); tests move it. */
+  clock: Clock;
 };
 
 export type AppState = {

@@ -1,7 +1,9 @@
+import { collectionsRoutes } from './collections/collections.router.ts';
 import type { AnyRoute } from './http/route.ts';
 import { invitesRoutes } from './invites/invites.router.ts';
 import { membersRoutes } from './members/members.router.ts';
 import { orgsRoutes } from './orgs/orgs.router.ts';
+import { spacesRoutes } from './spaces/spaces.router.ts';
 import { ssoRoutes } from './sso/sso.router.ts';
 import { teamsRoutes } from './teams/teams.router.ts';
 import { usersRoutes } from './users/users.router.ts';
@@ -14,4 +16,6 @@ export const allRoutes: AnyRoute[] = [
   ...teamsRoutes,
   ...invitesRoutes,
   ...ssoRoutes,
+  ...collectionsRoutes,
+  ...spacesRoutes,
 ];

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Config } from '../../config/env.ts';
 import type { JobDefinition } from './define-job.ts';
+import { DAY_MS, purgeSpacesJob } from './purge-spaces.job.ts';
 
 export type ScheduleDefinition<S extends z.ZodType = z.ZodType> = {
   /** Stable name: part of every tick's job id. */
@@ -16,6 +17,13 @@ export function defineSchedule<S extends z.ZodType>(def: ScheduleDefinition<S>):
 }
 
 /** Recurring work, declared in one table; cron expressions come from configuration. Schedules only enqueue. */
-export function schedules(_config: Config): ScheduleDefinition[] {
-  return [];
+export function schedules(config: Config): ScheduleDefinition[] {
+  return [
+    defineSchedule({
+      name: 'purge-deleted-spaces',
+      cron: config.purgeSchedule,
+      job: purgeSpacesJob,
+      payload: () => ({ retentionMs: config.spaceRetentionDays * DAY_MS }),
+    }),
+  ] as ScheduleDefinition[];
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Member } from '../../domain/entities/member.entity.ts';
-import { teamCountsByMember } from '../../domain/organizations/counts.ts';
+import { spaceCountsByUser, teamCountsByMember } from '../../domain/organizations/counts.ts';
 import type { Urls } from '../http/urls.ts';
 import type { z } from '../http/zod.ts';
 import { presentUser } from '../users/user.presenter.ts';
@@ -10,8 +10,11 @@ type MemberBody = z.infer<typeof MemberSchema>;
 
 /** Members' `teams` counts come from one grouped query per page. */
 export async function presentMembers(em: EntityManager, members: Member[], urls: Urls): Promise<MemberBody[]> {
-  const teams = await teamCountsByMember(em, members.map((m) => m.id));
-  return members.map((m) => presentMember(m, teams.get(m.id) ?? 0, urls));
+  const [teams, spaces] = await Promise.all([
+    teamCountsByMember(em, members.map((m) => m.id)),
+    spaceCountsByUser(em, members.map((m) => m.user.id)),
+  ]);
+  return members.map((m) => presentMember(m, { teams: teams.get(m.id) ?? 0, spaces: spaces.get(m.user.id) ?? 0 }, urls));
 }
 
 export async function presentOneMember(em: EntityManager, member: Member, urls: Urls): Promise<MemberBody> {
@@ -19,7 +22,7 @@ export async function presentOneMember(em: EntityManager, member: Member, urls: 
   return body!;
 }
 
-function presentMember(m: Member, teams: number, urls: Urls): MemberBody {
+function presentMember(m: Member, counts: { teams: number; spaces: number }, urls: Urls): MemberBody {
   return {
     object: 'member',
     // GitBook addresses members by user id, so that is the member's id on the wire.
@@ -30,8 +33,8 @@ function presentMember(m: Member, teams: number, urls: Urls): MemberBody {
     joinedAt: m.joinedAt.toISOString(),
     ...(m.lastSeenAt ? { lastSeenAt: m.lastSeenAt.toISOString() } : {}),
     sso: m.sso,
-    // Spaces shared with the member directly; spaces and their permissions are not built yet.
-    spaces: 0,
-    teams,
+    // Spaces shared with the member directly (explicit grants).
+    spaces: counts.spaces,
+    teams: counts.teams,
   };
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TeamMembership } from '../../domain/entities/team-membership.entity.ts';
 import type { Team } from '../../domain/entities/team.entity.ts';
-import { memberCountsByTeam } from '../../domain/organizations/counts.ts';
+import { memberCountsByTeam, spaceCountsByTeam } from '../../domain/organizations/counts.ts';
 import type { OrgAccess } from '../../domain/organizations/org-access.ts';
 import { TEAM_PERMISSION_KEYS, teamRules } from '../../domain/organizations/team.policy.ts';
 import { permissionsOf } from '../../domain/policy/authorize.ts';
@@ -13,7 +13,7 @@ type TeamBody = z.infer<typeof TeamSchema>;
 /** Presents a page of teams with two grouped queries: member counts and the caller's ownerships. */
 export async function presentTeams(em: EntityManager, teams: Team[], org: OrgAccess): Promise<TeamBody[]> {
   const ids = teams.map((t) => t.id);
-  const counts = await memberCountsByTeam(em, ids);
+  const [counts, spaces] = await Promise.all([memberCountsByTeam(em, ids), spaceCountsByTeam(em, ids)]);
   const owned = org.member
     ? new Set((await em.find(TeamMembership, { team: { $in: ids }, member: org.member, role: 'owner' })).map((tm) => tm.team.id))
     : new Set<string>();
@@ -22,8 +22,8 @@ export async function presentTeams(em: EntityManager, teams: Team[], org: OrgAcc
     id: team.id,
     title: team.title,
     members: counts.get(team.id) ?? 0,
-    // Spaces shared with the team; spaces and their permissions are not built yet.
-    spaces: 0,
+    // Spaces shared with the team (explicit grants).
+    spaces: spaces.get(team.id) ?? 0,
     createdAt: team.createdAt.toISOString(),
     permissions: permissionsOf(teamRules, { org, isOwner: owned.has(team.id) }, TEAM_PERMISSION_KEYS),
   }));

@@ -1,11 +1,15 @@
 import { AgentInstructionsSchema } from './agent-instructions.entity.ts';
 import { ApiTokenSchema } from './api-token.entity.ts';
+import { CollectionSchema } from './collection.entity.ts';
+import { ContentPermissionSchema } from './content-permission.entity.ts';
 import { IntegrationInstallationSchema } from './integration-installation.entity.ts';
 import { InviteLinkSchema } from './invite-link.entity.ts';
 import { MemberSchema } from './member.entity.ts';
 import { OrganizationSchema } from './organization.entity.ts';
 import { OutboxEntrySchema } from './outbox-entry.entity.ts';
+import { RevisionSchema } from './revision.entity.ts';
 import { SamlProviderSchema } from './saml-provider.entity.ts';
+import { SpaceSchema } from './space.entity.ts';
 import { TeamMembershipSchema } from './team-membership.entity.ts';
 import { TeamSchema } from './team.entity.ts';
 import { UserSchema } from './user.entity.ts';
@@ -23,4 +27,8 @@ export const entities = [
   IntegrationInstallationSchema,
   ApiTokenSchema,
   OutboxEntrySchema,
+  CollectionSchema,
+  SpaceSchema,
+  RevisionSchema,
+  ContentPermissionSchema,
 ];

@@ -1,6 +1,7 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121210920_initial } from './Migration20261121210920_initial.ts';
 import { Migration20261121211453_job_outbox } from './Migration20261121211453_job_outbox.ts';
+import { Migration20261121212137_collections_spaces } from './Migration20261121212137_collections_spaces.ts';
 
 /**
  * Every migration, in order. Listed explicitly so that runs do not depend on
@@ -10,4 +11,5 @@ import { Migration20261121211453_job_outbox } from './Migration20261121211453_jo
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121210920_initial', class: Migration20261121210920_initial },
   { name: 'Migration20261121211453_job_outbox', class: Migration20261121211453_job_outbox },
+  { name: 'Migration20261121212137_collections_spaces', class: Migration20261121212137_collections_spaces },
 ];

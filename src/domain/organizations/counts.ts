@@ -8,6 +8,30 @@ export async function teamCountsByMember(em: EntityManager, memberIds: string[])
   return groupCount(em, 'member', memberIds);
 }
 
+/** Spaces shared directly with each user (explicit grants), for members' `spaces` counts. */
+export async function spaceCountsByUser(em: EntityManager, userIds: string[]): Promise<Map<string, number>> {
+  return grantCount(em, 'user_id', userIds);
+}
+
+export async function spaceCountsByTeam(em: EntityManager, teamIds: string[]): Promise<Map<string, number>> {
+  return grantCount(em, 'team_id', teamIds);
+}
+
+async function grantCount(em: EntityManager, column: 'user_id' | 'team_id', ids: string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  if (ids.length === 0) return counts;
+  const rows = await em
+    .getConnection()
+    .execute<{ id: string; n: number }[]>(
+      `select g.${column} as id, count(distinct g.space_id)::int as n from content_permissions g
+       join spaces s on s.id = g.space_id and s.deleted_at is null
+       where g.${column} in (?) group by g.${column}`,
+      [ids],
+    );
+  for (const row of rows) counts.set(row.id, row.n);
+  return counts;
+}
+
 export async function memberCountsByTeam(em: EntityManager, teamIds: string[]): Promise<Map<string, number>> {
   return groupCount(em, 'team', teamIds);
 }

@@ -18,3 +18,10 @@ export function roleRank(role: RoleOrGuest): number {
 export function roleAtLeast(role: RoleOrGuest, needed: Role): boolean {
   return roleRank(role) >= RANK[needed];
 }
+
+/** Default access on content: a role, `inherit` from the container, or null (grants only). */
+export type DefaultLevel = Role | 'inherit' | null;
+
+export function maxRole(a: RoleOrGuest, b: RoleOrGuest): RoleOrGuest {
+  return roleRank(a) >= roleRank(b) ? a : b;
+}

@@ -1,0 +1,82 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Collection } from '../entities/collection.entity.ts';
+import { ContentPermission } from '../entities/content-permission.entity.ts';
+import type { Space } from '../entities/space.entity.ts';
+import { TeamMembership } from '../entities/team-membership.entity.ts';
+import type { OrgAccess } from '../organizations/org-access.ts';
+import { maxRole, type DefaultLevel, type RoleOrGuest } from '../shared/roles.ts';
+
+type Container = { id: string; defaultLevel?: DefaultLevel | undefined; parent?: { id: string } | null | undefined };
+
+/**
+ * What the caller may do on each space and collection of one organization. Built once
+ * per request (two queries: the organization's collections and the caller's grants), then
+ * asked per item:
+ * - organization admins are admins everywhere;
+ * - otherwise the role is the stronger of the inherited default level (walking `inherit`
+ *   up the collections to the member's organization role; guests get none) and any
+ *   explicit grant to the caller or their teams on the item or a collection above it.
+ * Integration installations read everything in their organization.
+ */
+export class ContentAccess {
+  readonly org: OrgAccess;
+  private readonly collections: Map<string, Container>;
+  private readonly grants: Map<string, RoleOrGuest>;
+
+  private constructor(org: OrgAccess, collections: Map<string, Container>, grants: Map<string, RoleOrGuest>) {
+    this.org = org;
+    this.collections = collections;
+    this.grants = grants;
+  }
+
+  static async load(em: EntityManager, org: OrgAccess): Promise<ContentAccess> {
+    const collections = await em.find(
+      Collection,
+      { organization: org.organization },
+      { fields: ['id', 'defaultLevel', 'parent'] },
+    );
+    const grants = new Map<string, RoleOrGuest>();
+    const member = org.member;
+    if (member && member.role !== 'admin') {
+      const teams = await em.find(TeamMembership, { member }, { fields: ['team'] });
+      const rows = await em.find(ContentPermission, {
+        organization: org.organization,
+        $or: [{ user: member.user }, { team: { $in: teams.map((t) => t.team.id) } }],
+      });
+      for (const g of rows) {
+        const key = g.space ? `s:${g.space.id}` : `c:${g.collection!.id}`;
+        grants.set(key, maxRole(grants.get(key) ?? null, g.role));
+      }
+    }
+    return new ContentAccess(org, new Map(collections.map((c) => [c.id, c])), grants);
+  }
+
+  roleForSpace(space: Pick<Space, 'id' | 'defaultLevel' | 'parent'>): RoleOrGuest {
+    return this.resolve(space, `s:${space.id}`);
+  }
+
+  roleForCollection(collection: Container): RoleOrGuest {
+    return this.resolve(collection, `c:${collection.id}`);
+  }
+
+  private resolve(item: Container, key: string): RoleOrGuest {
+    const actor = this.org.actor;
+    if (actor.kind === 'installation') return 'read';
+    const orgRole = this.org.member?.role ?? null;
+    if (orgRole === 'admin') return 'admin';
+    let explicit = this.grants.get(key) ?? null;
+    let level: DefaultLevel | undefined = item.defaultLevel;
+    let parentId = item.parent?.id ?? null;
+    const seen = new Set<string>();
+    while (parentId && !seen.has(parentId)) {
+      seen.add(parentId);
+      const parent = this.collections.get(parentId);
+      if (!parent) break;
+      explicit = maxRole(explicit, this.grants.get(`c:${parentId}`) ?? null);
+      if (level === 'inherit' || level === undefined) level = parent.defaultLevel;
+      parentId = parent.parent?.id ?? null;
+    }
+    const inherited: RoleOrGuest = orgRole === null ? null : level === 'inherit' || level === undefined ? orgRole : level;
+    return maxRole(inherited, explicit);
+  }
+}

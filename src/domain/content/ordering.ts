@@ -1,0 +1,77 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { generateKeyBetween } from 'fractional-indexing';
+import { Collection } from '../entities/collection.entity.ts';
+import { Space } from '../entities/space.entity.ts';
+import { BadRequestError } from '../shared/errors.ts';
+
+/** A space or collection pointer, as move bodies give them. */
+export type ItemRef = { type: 'space'; id: string } | { type: 'collection'; id: string };
+export type Position = { before?: ItemRef; after?: ItemRef };
+
+type Sibling = { type: 'space' | 'collection'; id: string; position: string };
+
+/**
+ * Spaces and collections share one order among the siblings of a parent (null: the root).
+ * Keys are fractional (fractional-indexing): putting an item between two others writes
+ * only that item, never renumbers its siblings. Spaces in the bin are not siblings.
+ */
+export async function siblingsOf(em: EntityManager, organizationId: string, parentId: string | null): Promise<Sibling[]> {
+  const [spaces, collections] = await Promise.all([
+    em.find(Space, { organization: organizationId, parent: parentId, deletedAt: null }, { fields: ['id', 'position'] }),
+    em.find(Collection, { organization: organizationId, parent: parentId }, { fields: ['id', 'position'] }),
+  ]);
+  const all: Sibling[] = [
+    ...spaces.map((s) => ({ type: 'space' as const, id: s.id, position: s.position })),
+    ...collections.map((c) => ({ type: 'collection' as const, id: c.id, position: c.position })),
+  ];
+  return all.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : 1));
+}
+
+/** A key after every current sibling: where new items go. */
+export async function endPosition(em: EntityManager, organizationId: string, parentId: string | null): Promise<string> {
+  const siblings = await siblingsOf(em, organizationId, parentId);
+  return generateKeyBetween(siblings.at(-1)?.position ?? null, null);
+}
+
+export type Placement = { position: string; unchanged: boolean };
+
+/**
+ * Where `item` lands among `parentId`'s children: before/after a sibling, or last.
+ * `unchanged` tells a move that would leave the item where it is (a no-op).
+ */
+export async function placeItem(
+  em: EntityManager,
+  organizationId: string,
+  parentId: string | null,
+  item: { type: 'space' | 'collection'; id: string },
+  position: Position | undefined,
+  sameParent: boolean,
+): Promise<Placement> {
+  const all = await siblingsOf(em, organizationId, parentId);
+  const others = all.filter((s) => !(s.type === item.type && s.id === item.id));
+  const currentIndex = all.findIndex((s) => s.type === item.type && s.id === item.id);
+  const pointer = position?.after ?? position?.before;
+  if (!pointer) {
+    if (sameParent) return { position: all[currentIndex]?.position ?? '', unchanged: true };
+    return { position: generateKeyBetween(others.at(-1)?.position ?? null, null), unchanged: false };
+  }
+  if (position?.after && position?.before) throw new BadRequestError('position: give either before or after, not both');
+  if (pointer.type === item.type && pointer.id === item.id) throw new BadRequestError('position: an item cannot be placed next to itself');
+  const index = others.findIndex((s) => s.type === pointer.type && s.id === pointer.id);
+  if (index < 0) throw new BadRequestError(`position: ${pointer.type} "${pointer.id}" is not among the destination's items`);
+  const [lo, hi] = position?.after ? [others[index], others[index + 1]] : [others[index - 1], others[index]];
+  if (sameParent && currentIndex >= 0) {
+    const neighbours = [all[currentIndex - 1], all[currentIndex + 1]];
+    if (neighbours[0]?.id === lo?.id && neighbours[1]?.id === hi?.id) return { position: all[currentIndex]!.position, unchanged: true };
+  }
+  return { position: between(lo?.position ?? null, hi?.position ?? null), unchanged: false };
+}
+
+/**
+ * Two items created at the same instant can share a key, leaving no room between them;
+ * the moved item then goes just after both, which keeps every key valid.
+ */
+function between(lo: string | null, hi: string | null): string {
+  if (lo !== null && hi !== null && lo >= hi) return generateKeyBetween(lo, null);
+  return generateKeyBetween(lo, hi);
+}

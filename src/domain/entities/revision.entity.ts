@@ -1,0 +1,25 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { newId } from '../shared/ids.ts';
+import { Space } from './space.entity.ts';
+
+export type RevisionType = 'edits' | 'merge' | 'rollback' | 'update' | 'computed';
+
+/**
+ * An immutable snapshot of a space's content. Duplicating a space adds a revision whose
+ * parent is the original's, sharing its content rather than copying it.
+ */
+export const RevisionSchema = defineEntity({
+  name: 'Revision',
+  tableName: 'revisions',
+  properties: {
+    id: p.string().length(20).primary().onCreate(() => newId()),
+    space: () => p.manyToOne(Space).ref().deleteRule('cascade'),
+    parents: p.array().default([]),
+    type: p.string().length(16).$type<RevisionType>().default('edits'),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+  indexes: [{ properties: ['space', 'createdAt'] }],
+});
+
+export class Revision extends RevisionSchema.class {}
+RevisionSchema.setClass(Revision);
