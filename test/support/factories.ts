@@ -11,6 +11,11 @@ import { createOrganization } from '../../src/domain/organizations/create-organi
 import { createUser } from '../../src/domain/organizations/users.ts';
 import { newId } from '../../src/domain/shared/ids.ts';
 import type { RoleOrGuest } from '../../src/domain/shared/roles.ts';
+import { createCollection } from '../../src/domain/content/collections.ts';
+import { ContentAccess } from '../../src/domain/content/content-access.ts';
+import { createSpace } from '../../src/domain/content/spaces.ts';
+import type { Collection } from '../../src/domain/entities/collection.entity.ts';
+import { loadOrgAccess } from '../../src/domain/organizations/org-access.ts';
 
 export const TEST_CERTIFICATE = readFileSync(new URL('../fixtures/idp-cert.pem', import.meta.url), 'utf8');
 
@@ -57,4 +62,19 @@ export async function buildInstallation(em: EntityManager, org: Organization) {
   const token = issueInstallationToken(em, installation);
   await em.flush();
   return { installation, token };
+}
+
+/** A space made through the domain, as the API would (first revision, position last). */
+export async function buildSpace(em: EntityManager, org: Organization, owner: Caller, overrides: { parent?: Collection | null; title?: string } = {}) {
+  const access = await accessFor(em, org, owner);
+  return createSpace(em, access, { title: overrides.title ?? `Space ${newId().slice(0, 6)}`, parent: overrides.parent ?? null });
+}
+
+export async function buildCollection(em: EntityManager, org: Organization, owner: Caller, overrides: { parent?: Collection | null; title?: string } = {}) {
+  const access = await accessFor(em, org, owner);
+  return createCollection(em, access, { title: overrides.title ?? `Collection ${newId().slice(0, 6)}`, parent: overrides.parent ?? null });
+}
+
+async function accessFor(em: EntityManager, org: Organization, caller: Caller) {
+  return ContentAccess.load(em, await loadOrgAccess(em, { kind: 'user', user: caller.user }, org.id));
 }

@@ -7,6 +7,7 @@ export type GitBookClient = Api<{ authToken?: string }>;
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../../config/env.ts';
 import { startServer, type RunningServer } from '../../src/api/server.ts';
+import type { Clock } from '../../src/domain/shared/clock.ts';
 import { closeRuntime, openRuntime, type Runtime } from '../../src/runtime.ts';
 import { testDatabaseUrl, testRedisUrl } from './test-env.ts';
 
@@ -25,7 +26,7 @@ export type TestApi = {
 };
 
 /** The real API on a random loopback port, against the test database and Redis. */
-export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
+export async function startTestApi(env: Record<string, string> = {}, opts: { clock?: Clock } = {}): Promise<TestApi> {
   const config = loadConfig({
     ...process.env,
     DATABASE_URL: testDatabaseUrl(),
@@ -35,7 +36,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const rt = await openRuntime('test', config);
-  const http = await startServer(rt, { port: 0, host: '127.0.0.1' });
+  const http = await startServer(rt, { port: 0, host: '127.0.0.1', ...(opts.clock ? { clock: opts.clock } : {}) });
   const baseUrl = `http://127.0.0.1:${http.port}`;
   return {
     rt,

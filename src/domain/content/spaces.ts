@@ -22,10 +22,8 @@ export type NewSpace = {
 export async function createSpace(em: EntityManager, access: ContentAccess, input: NewSpace): Promise<Space> {
   const organization = access.org.organization;
   const parent = input.parent ?? null;
-  const id = newId();
-  const revision = em.create(Revision, { id: newId(), space: id, parents: [], type: 'edits' });
+  const revisionId = newId();
   const space = em.create(Space, {
-    id,
     organization,
     parent,
     title: input.title ?? 'Untitled',
@@ -34,8 +32,9 @@ export async function createSpace(em: EntityManager, access: ContentAccess, inpu
     editMode: input.editMode ?? 'live',
     visibility: parent ? 'in-collection' : 'private',
     position: await endPosition(em, organization.id, parent?.id ?? null),
-    revision: revision.id,
+    revision: revisionId,
   });
+  em.create(Revision, { id: revisionId, space, parents: [], type: 'edits' });
   await em.flush();
   return space;
 }
@@ -97,7 +96,7 @@ export async function duplicateSpace(em: EntityManager, space: Space): Promise<S
   assertNotDeleted(space);
   return em.transactional(async (tx) => {
     const id = newId();
-    const revision = tx.create(Revision, { id: newId(), space: id, parents: [space.revision], type: 'edits' });
+    const revisionId = newId();
     const after = { after: { type: 'space' as const, id: space.id } };
     const placement = await placeItem(tx, space.organization.id, space.parent?.id ?? null, { type: 'space', id }, after, false);
     const copy = tx.create(Space, {
@@ -113,8 +112,9 @@ export async function duplicateSpace(em: EntityManager, space: Space): Promise<S
       mergeRules: space.mergeRules,
       language: space.language,
       position: placement.position,
-      revision: revision.id,
+      revision: revisionId,
     });
+    tx.create(Revision, { id: revisionId, space: copy, parents: [space.revision], type: 'edits' });
     const grants = await tx.find(ContentPermission, { space });
     for (const g of grants) {
       tx.create(ContentPermission, { organization: g.organization, space: copy, user: g.user, team: g.team, role: g.role });

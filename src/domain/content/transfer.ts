@@ -37,12 +37,13 @@ export async function transferItem(em: EntityManager, actor: Actor, source: Cont
   if (sameOrg && sameParent) throw new ConflictError('The transfer would change nothing');
 
   await em.transactional(async (tx) => {
+    // Worked out before anything moves: it is found through the item's current organization.
+    const subtree = isSpace ? { spaces: [item.id], collections: [] } : await subtreeOf(tx, item);
     item.organization = ref(target.organization);
     if (request.parent !== undefined || !sameOrg) item.parent = parent ? ref(parent) : null;
     item.position = await endPosition(tx, target.organization.id, parent?.id ?? null);
     if (isSpace && !item.parent && item.visibility === 'in-collection') item.visibility = 'private';
     if (sameOrg) return;
-    const subtree = isSpace ? { spaces: [item.id], collections: [] } : await subtreeOf(tx, item);
     await tx.nativeUpdate(Collection, { id: { $in: subtree.collections } }, { organization: target.organization.id });
     await tx.nativeUpdate(Space, { id: { $in: subtree.spaces } }, { organization: target.organization.id });
     await tx.nativeDelete(ContentPermission, { $or: [{ space: { $in: subtree.spaces } }, { collection: { $in: [...subtree.collections, ...(isSpace ? [] : [item.id])] } }] });
