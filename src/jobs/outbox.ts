@@ -39,15 +39,17 @@ export class JobOutbox {
     if (ids.length === 0) return;
     const fresh = em.fork();
     const committed = await fresh.find(OutboxEntry, { id: { $in: ids } });
+    const enqueued: string[] = [];
     for (const entry of committed) {
       try {
         await this.producer.enqueue(entry);
-        await fresh.nativeDelete(OutboxEntry, { id: entry.id });
+        enqueued.push(entry.id);
       } catch (err) {
         // Redis is not answering: leave this and the rest to the relay rather than wait on each.
         this.log.warn({ err: (err as Error).message, job: entry.name, id: entry.id }, 'enqueue deferred to the outbox relay');
-        return;
+        break;
       }
     }
+    if (enqueued.length) await fresh.nativeDelete(OutboxEntry, { id: { $in: enqueued } });
   }
 }
