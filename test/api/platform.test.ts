@@ -73,6 +73,10 @@ describe('operations endpoints', () => {
     const text = await res.text();
     expect(text).toMatch(/vellum_http_requests_total\{method="GET",route="\/v1\/orgs\/:organizationId",status="200"\} \d+/);
     expect(text).toContain('vellum_http_request_duration_seconds_bucket');
+    for (const queue of ['maintenance', 'imports', 'openapi']) {
+      expect(text).toMatch(new RegExp(`vellum_queue_jobs\\{queue="${queue}",state="waiting"\\} \\d+`));
+      expect(text).toMatch(new RegExp(`vellum_queue_oldest_waiting_seconds\\{queue="${queue}"\\} [\\d.]+`));
+    }
   });
 
   it('echoes a sane request id and makes one otherwise', async () => {
