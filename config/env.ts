@@ -34,6 +34,12 @@ const EnvSchema = z.object({
   /** When the bin is emptied (cron, default hourly) and how long deleted spaces stay restorable. */
   PURGE_SCHEDULE: z.string().refine((v) => cron.validate(v), 'expected a cron expression').default('0 * * * *'),
   SPACE_RETENTION_DAYS: z.coerce.number().min(0).max(3650).default(7),
+  /** Where file bytes are kept (local disk store). */
+  STORAGE_DIR: z.string().min(1).default('.data/storage'),
+  /** Key of signed download links; made once and kept in the database when not given. */
+  SIGNING_SECRET: z.string().min(32).optional(),
+  /** Seconds a signed download link stays valid. */
+  FILE_URL_TTL: z.coerce.number().int().min(10).max(7 * 24 * 3600).default(3600),
 });
 
 export type Config = {
@@ -51,6 +57,9 @@ export type Config = {
   jobLockMs: number;
   purgeSchedule: string;
   spaceRetentionDays: number;
+  storageDir: string;
+  signingSecret: string | undefined;
+  fileUrlTtlSeconds: number;
 };
 
 export class ConfigError extends Error {}
@@ -80,6 +89,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobLockMs: e.JOB_LOCK_MS,
     purgeSchedule: e.PURGE_SCHEDULE,
     spaceRetentionDays: e.SPACE_RETENTION_DAYS,
+    storageDir: e.STORAGE_DIR,
+    signingSecret: e.SIGNING_SECRET,
+    fileUrlTtlSeconds: e.FILE_URL_TTL,
   };
 }
 

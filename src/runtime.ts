@@ -2,8 +2,11 @@ import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { loadConfig, type Config } from '../config/env.ts';
 import { openOrm, type Orm } from './domain/orm.ts';
+import type { BlobStore } from './domain/storage/blob-store.ts';
+import { LocalDiskStore } from './domain/storage/local-disk-store.ts';
+import { resolve } from 'node:path';
 
-export type Runtime = { config: Config; log: Logger; orm: Orm; redis: Redis };
+export type Runtime = { config: Config; log: Logger; orm: Orm; redis: Redis; blobs: BlobStore };
 
 export function createLogger(config: Pick<Config, 'logLevel'>, name: string): Logger {
   return pino({ name, level: config.logLevel });
@@ -23,7 +26,7 @@ export async function openRuntime(name: string, config: Config = loadConfig()): 
   const log = createLogger(config, name);
   const orm = await openOrm({ databaseUrl: config.databaseUrl });
   const redis = createProducerRedis(config.redisUrl, log);
-  return { config, log, orm, redis };
+  return { config, log, orm, redis, blobs: new LocalDiskStore(resolve(config.storageDir)) };
 }
 
 export async function closeRuntime(rt: Runtime): Promise<void> {

@@ -7,6 +7,8 @@ import type { Actor } from '../domain/auth/actor.ts';
 import type { Orm } from '../domain/orm.ts';
 import type { QueueProducer } from '../jobs/producer.ts';
 import type { Clock } from '../domain/shared/clock.ts';
+import type { BlobStore } from '../domain/storage/blob-store.ts';
+import type { UrlSigner } from '../domain/storage/signed-urls.ts';
 import type { Urls } from './http/urls.ts';
 
 /** What the API needs from the outside world; built once per process. */
@@ -19,6 +21,8 @@ export type ApiDeps = {
   producer: QueueProducer;
   /** Time as the domain sees it (deletion and retention); tests move it. */
   clock: Clock;
+  blobs: BlobStore;
+  signer: UrlSigner;
 };
 
 export type AppState = {

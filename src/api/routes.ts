@@ -1,4 +1,8 @@
 import { collectionsRoutes } from './collections/collections.router.ts';
+import { contentRoutes } from './content/content.router.ts';
+import { downloadRoutes } from './content/download.router.ts';
+import { templateRoutes } from './content/template.router.ts';
+import { searchRoutes } from './search/search.router.ts';
 import type { AnyRoute } from './http/route.ts';
 import { invitesRoutes } from './invites/invites.router.ts';
 import { membersRoutes } from './members/members.router.ts';
@@ -18,4 +22,8 @@ export const allRoutes: AnyRoute[] = [
   ...ssoRoutes,
   ...collectionsRoutes,
   ...spacesRoutes,
+  ...contentRoutes,
+  ...downloadRoutes,
+  ...templateRoutes,
+  ...searchRoutes,
 ];

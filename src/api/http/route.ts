@@ -14,18 +14,24 @@ type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * Who may call: `user` needs a user token, `installation` an integration-installation
  * token, `any` either kind. Which resources they may touch is the policy's business.
  */
-export type AuthKind = 'user' | 'installation' | 'any';
+export type AuthKind = 'user' | 'installation' | 'any' | 'public';
 
 type ZodObj = z.ZodObject<z.ZodRawShape>;
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 
-export type Reply = { status: number; body?: unknown; location?: string };
+export type Reply = { status: number; body?: unknown; location?: string; headers?: Record<string, string> };
 
 export type RouteInput<P, Q, B, A extends AuthKind> = {
   params: Infer<P>;
   query: Infer<Q>;
   body: Infer<B>;
-  actor: A extends 'user' ? Extract<Actor, { kind: 'user' }> : A extends 'installation' ? Extract<Actor, { kind: 'installation' }> : Actor;
+  actor: A extends 'user'
+    ? Extract<Actor, { kind: 'user' }>
+    : A extends 'installation'
+      ? Extract<Actor, { kind: 'installation' }>
+      : A extends 'public'
+        ? Actor | undefined
+        : Actor;
   em: EntityManager;
   deps: ApiDeps;
   /** Jobs recorded here are committed with the request's changes and enqueued after. */
@@ -68,7 +74,7 @@ export function mountRoutes(router: Router<any, any>, routes: AnyRoute[], deps: 
     const koaPath = route.path.replace(/\{(\w+)\}/g, ':$1');
     const add = router[route.method].bind(router) as (name: string, path: string, mw: (ctx: AppContext) => Promise<void>) => void;
     add(route.operationId, koaPath, async (ctx: AppContext) => {
-      const actor = requireActor(ctx.state.actor, route.auth ?? 'user');
+      const actor = route.auth === 'public' ? ctx.state.actor : requireActor(ctx.state.actor, route.auth ?? 'user');
       const input = {
         params: parse(route.params, ctx.params, 'path'),
         query: parse(route.query, ctx.query, 'query'),
@@ -82,12 +88,13 @@ export function mountRoutes(router: Router<any, any>, routes: AnyRoute[], deps: 
       await input.outbox.publish(ctx.state.em);
       ctx.status = reply.status;
       if (reply.location) ctx.set('Location', reply.location);
+      if (reply.headers) ctx.set(reply.headers);
       if (reply.body !== undefined) ctx.body = reply.body;
     });
   }
 }
 
-function requireActor(actor: Actor | undefined, auth: AuthKind): Actor {
+function requireActor(actor: Actor | undefined, auth: Exclude<AuthKind, 'public'>): Actor {
   if (!actor) throw new UnauthorizedError('Missing or invalid API token: send `Authorization: Bearer <token>`');
   if (auth === 'user' && actor.kind !== 'user') throw new ForbiddenError('This operation requires a user token');
   if (auth === 'installation' && actor.kind !== 'installation') {
@@ -164,7 +171,7 @@ function register(registry: OpenAPIRegistry, route: AnyRoute) {
     operationId: route.operationId,
     summary: route.summary,
     tags: route.tags,
-    security: [{ bearer: [] }],
+    security: route.auth === 'public' ? [] : [{ bearer: [] }],
     request: {
       params: route.params,
       query: route.query,

@@ -1,6 +1,10 @@
 import { AgentInstructionsSchema } from './agent-instructions.entity.ts';
 import { ApiTokenSchema } from './api-token.entity.ts';
 import { CollectionSchema } from './collection.entity.ts';
+import { FileEntrySchema } from './file-entry.entity.ts';
+import { InstanceSettingSchema } from './instance-setting.entity.ts';
+import { PageBodySchema } from './page-body.entity.ts';
+import { PageNodeSchema } from './page-node.entity.ts';
 import { ContentPermissionSchema } from './content-permission.entity.ts';
 import { IntegrationInstallationSchema } from './integration-installation.entity.ts';
 import { InviteLinkSchema } from './invite-link.entity.ts';
@@ -8,6 +12,7 @@ import { MemberSchema } from './member.entity.ts';
 import { OrganizationSchema } from './organization.entity.ts';
 import { OutboxEntrySchema } from './outbox-entry.entity.ts';
 import { RevisionSchema } from './revision.entity.ts';
+import { SearchSectionSchema } from './search-section.entity.ts';
 import { SamlProviderSchema } from './saml-provider.entity.ts';
 import { SpaceSchema } from './space.entity.ts';
 import { TeamMembershipSchema } from './team-membership.entity.ts';
@@ -31,4 +36,9 @@ export const entities = [
   SpaceSchema,
   RevisionSchema,
   ContentPermissionSchema,
+  PageBodySchema,
+  PageNodeSchema,
+  FileEntrySchema,
+  InstanceSettingSchema,
+  SearchSectionSchema,
 ];

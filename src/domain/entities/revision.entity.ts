@@ -3,6 +3,7 @@ import { newId } from '../shared/ids.ts';
 import { Space } from './space.entity.ts';
 
 export type RevisionType = 'edits' | 'merge' | 'rollback' | 'update' | 'computed';
+export type RevisionGit = { oid: string; message: string; url?: string; ref?: string; createdByGitBook: boolean };
 
 /**
  * An immutable snapshot of a space's content. Duplicating a space adds a revision whose
@@ -16,6 +17,12 @@ export const RevisionSchema = defineEntity({
     space: () => p.manyToOne(Space).ref().deleteRule('cascade'),
     parents: p.array().default([]),
     type: p.string().length(16).$type<RevisionType>().default('edits'),
+    /** Hashes of the top-level page nodes, in order. */
+    pages: p.array().default([]),
+    /** Hashes of the file entries. */
+    files: p.array().default([]),
+    variables: p.json<Record<string, string | number | boolean>>().defaultRaw("'{}'").onCreate(() => ({})),
+    git: p.json<RevisionGit>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   indexes: [{ properties: ['space', 'createdAt'] }],

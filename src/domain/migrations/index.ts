@@ -2,6 +2,8 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121210920_initial } from './Migration20261121210920_initial.ts';
 import { Migration20261121211453_job_outbox } from './Migration20261121211453_job_outbox.ts';
 import { Migration20261121212137_collections_spaces } from './Migration20261121212137_collections_spaces.ts';
+import { Migration20261121213344_content_model } from './Migration20261121213344_content_model.ts';
+import { Migration20261121213510_search } from './Migration20261121213510_search.ts';
 
 /**
  * Every migration, in order. Listed explicitly so that runs do not depend on
@@ -12,4 +14,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121210920_initial', class: Migration20261121210920_initial },
   { name: 'Migration20261121211453_job_outbox', class: Migration20261121211453_job_outbox },
   { name: 'Migration20261121212137_collections_spaces', class: Migration20261121212137_collections_spaces },
+  { name: 'Migration20261121213344_content_model', class: Migration20261121213344_content_model },
+  { name: 'Migration20261121213510_search', class: Migration20261121213510_search },
 ];

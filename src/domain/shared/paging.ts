@@ -54,7 +54,23 @@ function encodeToken(item: object, sort: SortKey[]): string {
     const v = (item as Record<string, unknown>)[key];
     return type === 'date' ? (v as Date).toISOString() : v;
   });
+  return encodeArrayToken(values);
+}
+
+/** Page tokens for lists that are not tables (e.g. a revision's files): the last item's key. */
+export function encodeArrayToken(values: unknown[]): string {
   return Buffer.from(JSON.stringify(values)).toString('base64url');
+}
+
+export function decodeArrayToken(token: string): unknown[] {
+  let values: unknown;
+  try {
+    values = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+  } catch {
+    throw invalidToken();
+  }
+  if (!Array.isArray(values) || values.length === 0 || values.some((v) => typeof v !== 'string' || v.length > 1000)) throw invalidToken();
+  return values;
 }
 
 function decodeToken(token: string, sort: SortKey[]): Record<string, unknown> {

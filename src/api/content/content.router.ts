@@ -1,0 +1,144 @@
+import { findInTree, loadBody } from '../../domain/content/revision-reader.ts';
+import { evaluate } from '../../domain/content/variables.ts';
+import { markdownToDocument } from '../../domain/content/markdown/document.ts';
+import { notFound } from '../../domain/shared/errors.ts';
+import { Id, paged } from '../http/common.schema.ts';
+import { defineRoute, type AnyRoute } from '../http/route.ts';
+import { z } from '../http/zod.ts';
+import { presentFile, presentPage, presentRevision } from './content.presenter.ts';
+import { ContentQuery, FileSchema, FilesQuery, PageQuery, PageSchema, PagesResponse, RevisionSchema } from './content.schema.ts';
+import { fileContext, pageOfList, readRevision } from './read-content.ts';
+
+type Source = {
+  /** Path of the revision, relative to /v1, with {spaceId} (and {revisionId}). */
+  base: string;
+  /** Path parameters; `revisionId` is absent for the current content. */
+  params: z.ZodObject<{ spaceId: typeof Id; revisionId: z.ZodOptional<typeof Id> }>;
+  ids: { revision: string; pages: string; files: string; file: string; page: string };
+  what: string;
+};
+
+/**
+ * The five reads of a revision (itself, its pages, its files, one file, one page), made
+ * once for every place a revision is read from: the space's current content and any
+ * revision by id (later: a change request's).
+ */
+function revisionReads(source: Source): AnyRoute[] {
+  const tags = ['content'];
+  const revisionOf = (p: { revisionId?: string }) => p.revisionId;
+  const pageParams = source.params.extend({ pageId: Id });
+  const fileParams = source.params.extend({ fileId: Id });
+  // Built apart from the return statement so each route infers its own types.
+  const routes = [
+    defineRoute({
+      method: 'get',
+      path: source.base,
+      operationId: source.ids.revision,
+      summary: `The ${source.what}`,
+      tags,
+      auth: 'user',
+      params: source.params,
+      query: ContentQuery,
+      responses: { 200: { description: 'The revision', schema: RevisionSchema } },
+      async handle({ actor, em, params, query, deps }) {
+        const r = await readRevision(em, actor, params.spaceId, revisionOf(params));
+        const ctx = { spaceId: r.space.id, urls: deps.urls, metadata: query.metadata, files: fileContext(deps, query.metadata) };
+        return { status: 200, body: presentRevision(r.revision, await r.tree(), await r.files(), ctx) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${source.base}/pages`,
+      operationId: source.ids.pages,
+      summary: `The page tree of the ${source.what}`,
+      tags,
+      auth: 'user',
+      params: source.params,
+      query: ContentQuery,
+      responses: { 200: { description: 'Pages', schema: PagesResponse } },
+      async handle({ actor, em, params, query, deps }) {
+        const r = await readRevision(em, actor, params.spaceId, revisionOf(params));
+        const ctx = { spaceId: r.space.id, urls: deps.urls, metadata: query.metadata };
+        return { status: 200, body: { pages: (await r.tree()).map((p) => presentPage(p, ctx)) } };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${source.base}/files`,
+      operationId: source.ids.files,
+      summary: `The files of the ${source.what}`,
+      tags,
+      auth: 'user',
+      params: source.params,
+      query: FilesQuery,
+      responses: { 200: { description: 'Files', schema: paged(FileSchema) } },
+      async handle({ actor, em, params, query, deps }) {
+        const r = await readRevision(em, actor, params.spaceId, revisionOf(params));
+        const page = pageOfList(await r.files(), (f) => f.fileId, query);
+        const ctx = fileContext(deps, query.metadata);
+        return { status: 200, body: { ...page, items: page.items.map((f) => presentFile(f, ctx)) } };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${source.base}/files/{fileId}`,
+      operationId: source.ids.file,
+      summary: `One file of the ${source.what}`,
+      tags,
+      auth: 'user',
+      params: fileParams,
+      query: ContentQuery,
+      responses: { 200: { description: 'The file', schema: FileSchema } },
+      async handle({ actor, em, params, query, deps }) {
+        const r = await readRevision(em, actor, params.spaceId, revisionOf(params));
+        const file = (await r.files()).find((f) => f.fileId === params.fileId);
+        if (!file) throw notFound('File');
+        return { status: 200, body: presentFile(file, fileContext(deps, query.metadata)) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${source.base}/page/{pageId}`,
+      operationId: source.ids.page,
+      summary: `One page of the ${source.what}, with its text`,
+      tags,
+      auth: 'user',
+      params: pageParams,
+      query: PageQuery,
+      responses: { 200: { description: 'The page', schema: PageSchema } },
+      async handle({ actor, em, params, query, deps }) {
+        const r = await readRevision(em, actor, params.spaceId, revisionOf(params));
+        const page = findInTree(await r.tree(), params.pageId);
+        if (!page) throw notFound('Page');
+        let markdown = (await loadBody(em, page.node.bodyHash ?? null))?.markdown;
+        if (markdown !== undefined && query.evaluated) {
+          markdown = evaluate(markdown, { space: r.revision.variables, page: page.node.variables ?? {} }, query.evaluated);
+        }
+        const body = markdown === undefined ? {} : query.format === 'markdown' ? { markdown } : { document: markdownToDocument(markdown) };
+        return { status: 200, body: presentPage(page, { spaceId: r.space.id, urls: deps.urls, metadata: query.metadata }, body) };
+      },
+    }),
+  ];
+  return routes;
+}
+
+export const contentRoutes: AnyRoute[] = [
+  ...revisionReads({
+    base: '/spaces/{spaceId}/content',
+    params: z.object({ spaceId: Id, revisionId: Id.optional() }),
+    ids: { revision: 'getCurrentRevision', pages: 'listPages', files: 'listFiles', file: 'getFileById', page: 'getPageById' },
+    what: 'space’s current content',
+  }),
+  ...revisionReads({
+    base: '/spaces/{spaceId}/revisions/{revisionId}',
+    params: z.object({ spaceId: Id, revisionId: Id.optional() }),
+    ids: {
+      revision: 'getRevisionById',
+      pages: 'listPagesInRevisionById',
+      files: 'listFilesInRevisionById',
+      file: 'getFileInRevisionById',
+      page: 'getPageInRevisionById',
+    },
+    what: 'revision',
+  }),
+];

@@ -1,0 +1,77 @@
+import { ContentAccess } from '../../domain/content/content-access.ts';
+import { loadSpace } from '../../domain/content/load-content.ts';
+import { Space } from '../../domain/entities/space.entity.ts';
+import { loadOrgAccess } from '../../domain/organizations/org-access.ts';
+import { searchSpace, searchSpaces, type PageHit } from '../../domain/search/search.ts';
+import { roleAtLeast } from '../../domain/shared/roles.ts';
+import { Id, paged, PagingQuery } from '../http/common.schema.ts';
+import { defineRoute } from '../http/route.ts';
+import type { Urls } from '../http/urls.ts';
+import { z } from '../http/zod.ts';
+import { OrgParams } from '../orgs/orgs.schema.ts';
+
+const tags = ['search'];
+const SearchQuery = PagingQuery.extend({ query: z.string().trim().min(1).max(512) });
+
+const SectionResult = z.object({ id: z.string(), title: z.string(), path: z.string(), body: z.string(), urls: z.object({ app: z.string() }) });
+const PageResult = z
+  .object({ id: z.string(), title: z.string(), path: z.string(), sections: z.array(SectionResult), urls: z.object({ app: z.string() }) })
+  .meta({ id: 'SearchPageResult' });
+const SpaceResult = z.object({ id: z.string(), title: z.string(), pages: z.array(PageResult) }).meta({ id: 'SearchSpaceResult' });
+
+function presentHit(hit: PageHit, urls: Urls): z.infer<typeof PageResult> {
+  const pageUrl = urls.appLink(`/s/${hit.spaceId}/${hit.path}`);
+  return {
+    id: hit.pageId,
+    title: hit.title,
+    path: hit.path,
+    sections: hit.sections.map((s) => ({
+      id: s.anchor ?? hit.pageId,
+      title: s.title,
+      path: s.anchor ? `${hit.path}#${s.anchor}` : hit.path,
+      body: s.snippet,
+      urls: { app: s.anchor ? `${pageUrl}#${s.anchor}` : pageUrl },
+    })),
+    urls: { app: pageUrl },
+  };
+}
+
+export const searchRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/spaces/{spaceId}/search',
+    operationId: 'searchSpaceContent',
+    summary: 'Search a space’s current content; results are pages with their matching sections',
+    tags,
+    params: z.object({ spaceId: Id }),
+    query: SearchQuery,
+    responses: { 200: { description: 'Matching pages', schema: paged(PageResult) } },
+    async handle({ actor, em, params, query, deps }) {
+      const { space } = await loadSpace(em, actor, params.spaceId);
+      const result = await searchSpace(em, space.id, query.query, query);
+      return { status: 200, body: { ...result, items: result.items.map((h) => presentHit(h, deps.urls)) } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/orgs/{organizationId}/search',
+    operationId: 'searchOrganizationContent',
+    summary: 'Search every space of an organization the caller can read; results grouped by space',
+    tags,
+    params: OrgParams,
+    query: SearchQuery,
+    responses: { 200: { description: 'Matching spaces with their pages', schema: paged(SpaceResult) } },
+    async handle({ actor, em, params, query, deps }) {
+      const access = await ContentAccess.load(em, await loadOrgAccess(em, actor, params.organizationId));
+      const spaces = await em.find(Space, { organization: access.org.organization, deletedAt: null }, { fields: ['id', 'title', 'defaultLevel', 'parent'] });
+      const readable = spaces.filter((s) => {
+        const role = access.roleForSpace(s);
+        return role !== null && roleAtLeast(role, 'read');
+      });
+      const titles = new Map(readable.map((s) => [s.id, s.title]));
+      const result = await searchSpaces(em, [...titles.keys()], query.query, query);
+      const items = result.items.map((r) => ({ id: r.spaceId, title: titles.get(r.spaceId) ?? '', pages: r.pages.map((h) => presentHit(h, deps.urls)) }));
+      return { status: 200, body: { ...result, items } };
+    },
+  }),
+];

@@ -1,0 +1,121 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { BadRequestError } from '../shared/errors.ts';
+import { decodeArrayToken, encodeArrayToken, type PageRequest } from '../shared/paging.ts';
+
+export type SectionHit = { pageId: string; anchor: string | null; title: string; pagePath: string; snippet: string };
+export type PageHit = { spaceId: string; pageId: string; title: string; path: string; sections: SectionHit[] };
+
+const SECTIONS_PER_PAGE = 5;
+const PAGES_PER_SPACE = 5;
+const MAX_WORDS = 12;
+
+/**
+ * The two queries a search runs: full-text (English stemming, with every word also as a
+ * prefix so partial words match) and trigram similarity on section titles (typos, word
+ * fragments). Words are reduced to letters and digits first, so no input reaches the
+ * tsquery parser as syntax.
+ */
+function terms(query: string) {
+  const words = (query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_WORDS);
+  return { text: query.slice(0, 512), prefix: words.map((w) => `${w}:*`).join(' & ') };
+}
+
+const MATCH = `(s.tsv @@ websearch_to_tsquery('english', :text) or (:prefix <> '' and s.tsv @@ to_tsquery('english', :prefix)) or s.title % :text)`;
+const RANK = `(ts_rank(s.tsv, websearch_to_tsquery('english', :text)) + case when :prefix <> '' then 0.5 * ts_rank(s.tsv, to_tsquery('english', :prefix)) else 0 end + similarity(s.title, :text))`;
+
+/** Pages of one space whose sections match, best first, each with its best sections. */
+export async function searchSpace(em: EntityManager, spaceId: string, query: string, page: PageRequest) {
+  const t = terms(query);
+  const offset = decodeOffset(page.page);
+  const params = { space: spaceId, ...t, limit: page.limit, offset };
+  const ranked = await run<{ page_id: string; total: string }>(em, 
+      `select page_id, count(*) over () as total from (
+         select s.page_id, max(${RANK}) as score from search_sections s join spaces sp on sp.id = s.space_id and sp.deleted_at is null
+         where s.space_id = :space and ${MATCH} group by s.page_id
+       ) m order by score desc, page_id limit :limit offset :offset`,
+      params,
+  );
+  const hits = await sectionsFor(em, ranked.map((r) => ({ spaceId, pageId: r.page_id })), t);
+  const count = Number(ranked[0]?.total ?? (offset > 0 ? await countPages(em, spaceId, t) : 0));
+  return paged(hits, count, offset, page.limit);
+}
+
+/** Spaces (among those given) with matching pages, best first, each with its best pages. */
+export async function searchSpaces(em: EntityManager, spaceIds: string[], query: string, page: PageRequest) {
+  const offset = decodeOffset(page.page);
+  if (spaceIds.length === 0) return { items: [] as Array<{ spaceId: string; pages: PageHit[] }>, count: 0 };
+  const t = terms(query);
+  const ranked = await run<{ space_id: string; total: string }>(em, 
+      `select space_id, count(*) over () as total from (
+         select s.space_id, max(${RANK}) as score from search_sections s
+         where s.space_id in (:spaces) and ${MATCH} group by s.space_id
+       ) m order by score desc, space_id limit :limit offset :offset`,
+      { spaces: spaceIds, ...t, limit: page.limit, offset },
+  );
+  const items = [];
+  for (const r of ranked) {
+    const top = await run<{ page_id: string }>(em, 
+        `select s.page_id from search_sections s where s.space_id = :space and ${MATCH}
+         group by s.page_id order by max(${RANK}) desc, s.page_id limit ${PAGES_PER_SPACE}`,
+        { space: r.space_id, ...t },
+    );
+    items.push({ spaceId: r.space_id, pages: await sectionsFor(em, top.map((p) => ({ spaceId: r.space_id, pageId: p.page_id })), t) });
+  }
+  return paged(items, Number(ranked[0]?.total ?? 0), offset, page.limit);
+}
+
+async function sectionsFor(em: EntityManager, pages: Array<{ spaceId: string; pageId: string }>, t: ReturnType<typeof terms>): Promise<PageHit[]> {
+  if (pages.length === 0) return [];
+  type Row = { space_id: string; page_id: string; page_title: string; page_path: string; anchor: string | null; title: string; snippet: string; rank: number };
+  const rows = await run<Row>(
+    em,
+      `select s.space_id, s.page_id, s.page_title, s.page_path, s.anchor, s.title, ${RANK} as rank,
+              ts_headline('english', s.body, websearch_to_tsquery('english', :text), 'MaxWords=30, MinWords=10, MaxFragments=1') as snippet
+       from search_sections s where s.space_id in (:spaces) and s.page_id in (:pages) and ${MATCH}
+       order by rank desc`,
+      { spaces: [...new Set(pages.map((p) => p.spaceId))], pages: pages.map((p) => p.pageId), ...t },
+  );
+  return pages.map(({ spaceId, pageId }) => {
+    const mine = rows.filter((r) => r.page_id === pageId && r.space_id === spaceId);
+    const first = mine[0];
+    return {
+      spaceId,
+      pageId,
+      title: first?.page_title ?? '',
+      path: first?.page_path ?? '',
+      sections: mine.slice(0, SECTIONS_PER_PAGE).map((r) => ({ pageId, anchor: r.anchor, title: r.title, pagePath: r.page_path, snippet: r.snippet })),
+    };
+  });
+}
+
+async function countPages(em: EntityManager, spaceId: string, t: ReturnType<typeof terms>): Promise<number> {
+  const [row] = await run<{ n: number }>(em, `select count(distinct s.page_id)::int as n from search_sections s where s.space_id = :space and ${MATCH}`, { space: spaceId, ...t });
+  return row?.n ?? 0;
+}
+
+/** Search results are ranked, not keyed: their page token is an offset. */
+function decodeOffset(token: string | undefined): number {
+  if (token === undefined) return 0;
+  const [value] = decodeArrayToken(token);
+  const offset = Number(String(value).replace(/^o/, ''));
+  if (!String(value).startsWith('o') || !Number.isInteger(offset) || offset < 0 || offset > 100_000) {
+    throw new BadRequestError('query.page: invalid page token; pass back `next.page` from the previous response unchanged');
+  }
+  return offset;
+}
+
+function paged<T>(items: T[], count: number, offset: number, limit: number) {
+  const end = offset + items.length;
+  return { items, count, ...(end < count && items.length > 0 ? { next: { page: encodeArrayToken([`o${end}`]) } } : {}) };
+}
+
+/** Runs SQL with `:name` placeholders (arrays expand); values never touch the SQL text. */
+function run<T>(em: EntityManager, sql: string, params: Record<string, unknown>): Promise<T[]> {
+  const values: unknown[] = [];
+  const text = sql.replace(/(?<!:):(\w+)/g, (_, name: string) => {
+    if (!(name in params)) throw new Error(`missing SQL parameter ${name}`);
+    values.push(params[name]);
+    return '?';
+  });
+  return em.getConnection().execute<T[]>(text, values);
+}
