@@ -14,6 +14,11 @@ import type { RoleOrGuest } from '../../src/domain/shared/roles.ts';
 import { createCollection } from '../../src/domain/content/collections.ts';
 import { ContentAccess } from '../../src/domain/content/content-access.ts';
 import { createSpace } from '../../src/domain/content/spaces.ts';
+import { commitRevision } from '../../src/domain/content/commit-revision.ts';
+import { storeFiles, type FileSpec } from '../../src/domain/content/files.ts';
+import type { PageSpec } from '../../src/domain/content/page-tree.ts';
+import type { Space } from '../../src/domain/entities/space.entity.ts';
+import type { BlobStore } from '../../src/domain/storage/blob-store.ts';
 import type { Collection } from '../../src/domain/entities/collection.entity.ts';
 import { loadOrgAccess } from '../../src/domain/organizations/org-access.ts';
 
@@ -77,4 +82,10 @@ export async function buildCollection(em: EntityManager, org: Organization, owne
 
 async function accessFor(em: EntityManager, org: Organization, caller: Caller) {
   return ContentAccess.load(em, await loadOrgAccess(em, { kind: 'user', user: caller.user }, org.id));
+}
+
+/** Commits `pages` (and files) as a space's new current revision, as an import would. */
+export async function buildContent(em: EntityManager, space: Space, pages: PageSpec[], files: FileSpec[] = [], blobs?: BlobStore) {
+  const fileHashes = files.length ? await storeFiles(em, blobs!, files) : [];
+  return commitRevision(em, space, { pages, files: fileHashes, variables: { product: 'Vellum' } });
 }

@@ -10,6 +10,9 @@ import { startServer, type RunningServer } from '../../src/api/server.ts';
 import type { Clock } from '../../src/domain/shared/clock.ts';
 import { closeRuntime, openRuntime, type Runtime } from '../../src/runtime.ts';
 import { testDatabaseUrl, testRedisUrl } from './test-env.ts';
+import { newId } from '../../src/domain/shared/ids.ts';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export type RawResponse = { status: number; body: any; headers: Headers };
 
@@ -33,6 +36,9 @@ export async function startTestApi(env: Record<string, string> = {}, opts: { clo
     REDIS_URL: testRedisUrl(),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PUBLIC_URL: 'http://vellum.test',
+    // Each test API has queues of its own, so no worker elsewhere takes its jobs.
+    QUEUE_PREFIX: `vt${newId()}`,
+    STORAGE_DIR: join(tmpdir(), 'vellum-test-storage'),
     ...env,
   });
   const rt = await openRuntime('test', config);

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Organization } from '../../src/domain/entities/organization.entity.ts';
+import { indexSpace } from '../../src/domain/search/index-space.ts';
+import { OutboxEntry } from '../../src/domain/entities/outbox-entry.entity.ts';
+import { expectError } from '../support/assertions.ts';
+import { QueueProducer } from '../../src/jobs/producer.ts';
+import { jobs } from '../../src/jobs/registry.ts';
+import { testRedisUrl } from '../support/test-env.ts';
+import { buildContent, buildMember, buildOrg, buildSpace, type Caller } from '../support/factories.ts';
+import { startTestApi, type TestApi } from '../support/harness.ts';
+
+let api: TestApi;
+let org: Organization;
+let admin: Caller;
+let editor: Caller;
+let reader: Caller;
+let outsider: Caller;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  const em = api.em();
+  ({ org, owner: admin } = await buildOrg(em));
+  editor = await buildMember(em, org, 'edit');
+  reader = await buildMember(em, org, 'read');
+  outsider = (await buildOrg(em)).owner;
+});
+afterAll(() => api.close());
+
+describe('POST /spaces/{spaceId}/content/template', () => {
+  it('appends the template’s pages in a new revision and records a search re-index', async () => {
+    const em = api.em();
+    const s = await buildSpace(em, org, admin);
+    await buildContent(em, s, [{ kind: 'document', title: 'Existing', markdown: 'kept' }]);
+    const res = await api.request('POST', `/v1/spaces/${s.id}/content/template`, { token: editor.token, body: { id: 'getting-started' } });
+    expect(res.status).toBe(204);
+    const { data } = await api.client(reader.token).spaces.listPages(s.id);
+    expect(data.pages.map((p) => p.title)).toEqual(['Existing', 'Introduction', 'Quickstart', 'FAQ']);
+    // The re-index was committed with the revision and published to the search queue.
+    const producer = new QueueProducer({ url: testRedisUrl(), prefix: api.rt.config.queuePrefix }, jobs, api.rt.log);
+    const waiting = await producer.queue('search').getJobs(['waiting', 'active', 'completed']);
+    await producer.close();
+    expect(waiting.map((j) => j.data)).toContainEqual({ spaceId: s.id });
+    expect(await api.em().count(OutboxEntry, { payload: { spaceId: s.id } })).toBe(0);
+    const client = await api.client(editor.token).spaces.applyTemplateToSpace(s.id, { id: 'knowledge-base' } as never);
+    expect(client.status).toBe(204);
+  });
+
+  it('answers 400, 404, other organization and role too low, changing nothing', async () => {
+    const s = await buildSpace(api.em(), org, admin);
+    const before = (await api.client(reader.token).spaces.getSpaceById(s.id)).data.revision;
+    const url = `/v1/spaces/${s.id}/content/template`;
+    expectError(await api.request('POST', url, { token: editor.token, body: { id: 'nope' } }), 400, /id/);
+    expectError(await api.request('POST', url, { token: editor.token, body: {} }), 400, /id/);
+    expectError(await api.request('POST', url, { token: editor.token, body: { id: 'getting-started', params: { contentRefs: { logo: { kind: 'file', file: 'x' } } } } }), 400, /contentRefs/);
+    expectError(await api.request('POST', url, { token: editor.token, body: { id: 'getting-started', changeRequestId: 'cr1' } }), 400, /changeRequestId/);
+    expectError(await api.request('POST', '/v1/spaces/unknown/content/template', { token: editor.token, body: { id: 'getting-started' } }), 404);
+    expectError(await api.request('POST', url, { token: outsider.token, body: { id: 'getting-started' } }), 404);
+    expectError(await api.request('POST', url, { token: reader.token, body: { id: 'getting-started' } }), 403);
+    expect((await api.client(reader.token).spaces.getSpaceById(s.id)).data.revision).toBe(before);
+  });
+});
+
+describe('search', () => {
+  it('finds pages by words and word fragments, split into sections, and follows changes', async () => {
+    const em = api.em();
+    const s = await buildSpace(em, org, admin);
+    await buildContent(em, s, [
+      { id: 'searchInstall0000000', kind: 'document', title: 'Installation', markdown: 'Intro text.\n\n## Requirements\n\nYou need PostgreSQL and Redis running.\n\n## Upgrading\n\nRun the migrations.' },
+      { id: 'searchBilling0000000', kind: 'document', title: 'Billing', markdown: 'Invoices are sent monthly.' },
+    ]);
+    await indexSpace(api.em(), s.id);
+    const { data } = await api.client(reader.token).spaces.searchSpaceContent(s.id, { query: 'postgresql redis' });
+    expect(data.items.map((i) => i.id)).toEqual(['searchInstall0000000']);
+    const hit = data.items[0]!;
+    expect(hit.sections?.[0]).toMatchObject({ id: 'requirements', title: 'Requirements', path: 'installation#requirements' });
+    expect(hit.sections?.[0]?.body).toContain('PostgreSQL');
+    const partial = await api.client(reader.token).spaces.searchSpaceContent(s.id, { query: 'invoic' });
+    expect(partial.data.items.map((i) => i.id)).toEqual(['searchBilling0000000']);
+
+    await buildContent(api.em(), s, [{ id: 'searchBilling0000000', kind: 'document', title: 'Billing', markdown: 'Payments by card.' }]);
+    await indexSpace(api.em(), s.id);
+    await indexSpace(api.em(), s.id);
+    expect((await api.client(reader.token).spaces.searchSpaceContent(s.id, { query: 'invoices' })).data.items).toEqual([]);
+    expect((await api.client(reader.token).spaces.searchSpaceContent(s.id, { query: 'postgresql' })).data.items).toEqual([]);
+    expect((await api.client(reader.token).spaces.searchSpaceContent(s.id, { query: 'payments' })).data.count).toBe(1);
+  });
+
+  it('pages results', async () => {
+    const em = api.em();
+    const s = await buildSpace(em, org, admin);
+    await buildContent(em, s, Array.from({ length: 5 }, (_, i) => ({ kind: 'document' as const, title: `Widget ${i}`, markdown: `All about widgets, part ${i}.` })));
+    await indexSpace(api.em(), s.id);
+    const first = await api.client(reader.token).spaces.searchSpaceContent(s.id, { query: 'widgets', limit: 3 });
+    expect(first.data.items).toHaveLength(3);
+    expect(first.data.count).toBe(5);
+    const second = await api.client(reader.token).spaces.searchSpaceContent(s.id, { query: 'widgets', limit: 3, page: first.data.next!.page });
+    expect(second.data.items).toHaveLength(2);
+    expect(second.data.next).toBeUndefined();
+    expect(new Set([...first.data.items, ...second.data.items].map((i) => i.id)).size).toBe(5);
+  });
+
+  it('searches an organization over the spaces the caller can read, grouped by space', async () => {
+    const em = api.em();
+    const { org: o, owner } = await buildOrg(em);
+    const open = await buildSpace(em, o, owner, { title: 'Open space' });
+    const closed = await buildSpace(em, o, owner, { title: 'Closed space' });
+    await buildContent(em, open, [{ kind: 'document', title: 'Tea', markdown: 'Green tea and oolong.' }]);
+    await buildContent(em, closed, [{ kind: 'document', title: 'Secret tea', markdown: 'Secret oolong.' }]);
+    await indexSpace(api.em(), open.id);
+    await indexSpace(api.em(), closed.id);
+    const g = await buildMember(em, o, null);
+    await api.request('POST', `/v1/spaces/${open.id}/permissions`, { token: owner.token, body: { role: 'read', users: [g.user.id] } });
+    const asOwner = await api.client(owner.token).orgs.searchOrganizationContent(o.id, { query: 'oolong' });
+    expect(asOwner.data.items.map((i) => i.title).sort()).toEqual(['Closed space', 'Open space']);
+    const asGuest = await api.client(g.token).orgs.searchOrganizationContent(o.id, { query: 'oolong' });
+    expect(asGuest.data.items.map((i) => i.id)).toEqual([open.id]);
+    expect(asGuest.data.items[0]!.pages[0]!.title).toBe('Tea');
+  });
+
+  it('answers 400, 404 and other organization', async () => {
+    const s = await buildSpace(api.em(), org, admin);
+    expectError(await api.request('GET', `/v1/spaces/${s.id}/search`, { token: reader.token }), 400, /query/);
+    expectError(await api.request('GET', `/v1/spaces/${s.id}/search?query=${'x'.repeat(513)}`, { token: reader.token }), 400, /query/);
+    expectError(await api.request('GET', `/v1/spaces/${s.id}/search?query=a&page=bad`, { token: reader.token }), 400, /page/);
+    expect((await api.request('GET', `/v1/spaces/${s.id}/search?query=${encodeURIComponent("'):* & !(")}`, { token: reader.token })).status).toBe(200);
+    expectError(await api.request('GET', '/v1/spaces/unknown/search?query=a', { token: reader.token }), 404);
+    expectError(await api.request('GET', `/v1/spaces/${s.id}/search?query=a`, { token: outsider.token }), 404);
+    expectError(await api.request('GET', `/v1/orgs/${org.id}/search?query=a`, { token: outsider.token }), 404);
+    expectError(await api.request('GET', `/v1/orgs/${org.id}/search`, { token: reader.token }), 400, /query/);
+  });
+});
