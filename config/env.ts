@@ -1,5 +1,6 @@
 import cron from 'node-cron';
 import { z } from 'zod';
+import { isValidAllowlist } from '../src/domain/net/guarded-http.ts';
 
 /** Sizes such as `1mb`, `512kb` or a plain byte count; kept as the string koa's body parser understands. */
 const byteSize = z
@@ -40,6 +41,10 @@ const EnvSchema = z.object({
   SIGNING_SECRET: z.string().min(32).optional(),
   /** Seconds a signed download link stays valid. */
   FILE_URL_TTL: z.coerce.number().int().min(10).max(7 * 24 * 3600).default(3600),
+  /** Hosts and CIDRs outbound requests may reach although private (e.g. 127.0.0.1 for local development). */
+  VELLUM_OUTBOUND_ALLOWLIST: z.string().refine(isValidAllowlist, 'expected comma-separated host names and CIDR ranges').default(''),
+  OUTBOUND_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  OUTBOUND_MAX_BYTES: z.coerce.number().int().min(1024).max(2 ** 31).default(100 * 1024 * 1024),
 });
 
 export type Config = {
@@ -60,6 +65,7 @@ export type Config = {
   storageDir: string;
   signingSecret: string | undefined;
   fileUrlTtlSeconds: number;
+  outbound: { allowlist: string; timeoutMs: number; maxBytes: number };
 };
 
 export class ConfigError extends Error {}
@@ -92,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storageDir: e.STORAGE_DIR,
     signingSecret: e.SIGNING_SECRET,
     fileUrlTtlSeconds: e.FILE_URL_TTL,
+    outbound: { allowlist: e.VELLUM_OUTBOUND_ALLOWLIST, timeoutMs: e.OUTBOUND_TIMEOUT_MS, maxBytes: e.OUTBOUND_MAX_BYTES },
   };
 }
 
