@@ -11,6 +11,11 @@ import { JobOutbox } from '../src/jobs/outbox.ts';
 import { QueueProducer } from '../src/jobs/producer.ts';
 import { startWorkers } from '../src/workers/worker.ts';
 import { benchDatabaseUrl, rate, redisUrl } from './bench-env.ts';
+import { LocalDiskStore } from '../src/domain/storage/local-disk-store.ts';
+import { guardedHttpFrom } from '../src/domain/net/guarded-http.ts';
+import { loadConfig } from '../config/env.ts';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const JOBS = Number(process.argv[2] ?? 2000);
 const CONCURRENCY = Number(process.argv[3] ?? 16);
@@ -46,6 +51,8 @@ async function viaOutbox(databaseUrl: string): Promise<number> {
     concurrency: { default: CONCURRENCY },
     lockMs: 30_000,
     relayIntervalMs: 3_600_000,
+    // A no-op job reaches nothing outside the database.
+    services: { blobs: new LocalDiskStore(join(tmpdir(), 'vellum-bench')), http: guardedHttpFrom(loadConfig()) },
   });
   await Promise.all(running.workers.map((w) => w.waitUntilReady()));
   const finished = completion(running.workers, JOBS);

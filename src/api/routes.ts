@@ -3,6 +3,7 @@ import { contentRoutes } from './content/content.router.ts';
 import { downloadRoutes } from './content/download.router.ts';
 import { templateRoutes } from './content/template.router.ts';
 import { searchRoutes } from './search/search.router.ts';
+import { gitRoutes } from './imports/git.router.ts';
 import type { AnyRoute } from './http/route.ts';
 import { invitesRoutes } from './invites/invites.router.ts';
 import { membersRoutes } from './members/members.router.ts';
@@ -26,4 +27,5 @@ export const allRoutes: AnyRoute[] = [
   ...downloadRoutes,
   ...templateRoutes,
   ...searchRoutes,
+  ...gitRoutes,
 ];

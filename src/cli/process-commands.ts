@@ -1,5 +1,6 @@
 import type { Config } from '../../config/env.ts';
 import { startServer } from '../api/server.ts';
+import { guardedHttpFrom } from '../domain/net/guarded-http.ts';
 import { QueueProducer } from '../jobs/producer.ts';
 import { queueStats } from '../jobs/queue-stats.ts';
 import { jobs } from '../jobs/registry.ts';
@@ -88,6 +89,7 @@ function workersFromFlags(rt: Runtime, flags: Flags) {
     queues: parseQueues(flag(flags.queues)),
     concurrency: parseConcurrency(flag(flags.concurrency), config.workerConcurrency),
     lockMs: config.jobLockMs,
+    services: { blobs: rt.blobs, http: guardedHttpFrom(config) },
   });
 }
 

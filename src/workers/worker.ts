@@ -1,7 +1,7 @@
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../domain/shared/clock.ts';
-import type { JobContext, JobDefinition } from '../jobs/define-job.ts';
+import type { JobContext, JobDefinition, JobServices } from '../jobs/define-job.ts';
 import { JobOutbox } from '../jobs/outbox.ts';
 import { QueueProducer, type QueueConnection } from '../jobs/producer.ts';
 import type { QueueName } from '../jobs/queues.ts';
@@ -17,6 +17,7 @@ export type WorkerOptions = {
   queues: readonly QueueName[];
   concurrency: Partial<Record<QueueName, number>> & { default: number };
   lockMs: number;
+  services: JobServices;
   clock?: Clock;
   relayIntervalMs?: number;
   relayGraceMs?: number;
@@ -84,6 +85,7 @@ async function runJob(job: Job, byName: Map<string, JobDefinition>, producer: Qu
     clock,
     outbox,
     attempt: job.attemptsMade + 1,
+    services: opts.services,
     reportProgress: (progress) => job.updateProgress(progress),
   };
   try {

@@ -11,7 +11,7 @@ import { queueStats } from '../../src/jobs/queue-stats.ts';
 import { defineSchedule } from '../../src/jobs/schedules.ts';
 import { enqueueTick, tickJobId } from '../../src/workers/scheduler.ts';
 import { startWorkers, type RunningWorkers } from '../../src/workers/worker.ts';
-import { testDatabaseUrl, testRedisUrl } from '../support/test-env.ts';
+import { testDatabaseUrl, testJobServices, testRedisUrl } from '../support/test-env.ts';
 import { marks, recordJob, testJobs, waitFor } from '../support/test-jobs.ts';
 
 const log = pino({ level: 'silent' });
@@ -21,7 +21,7 @@ const key = () => `vellum-test:${newId()}`;
 const done = (k: string) => async () => (await marks().get(`${k}:done`)) === '1';
 const runs = async (k: string) => Number((await marks().get(`${k}:runs`)) ?? 0);
 
-function workersFor(p: string, extra: Partial<Parameters<typeof startWorkers>[0]> = {}): RunningWorkers {
+function workersFor(p: string, extra: Partial<Omit<Parameters<typeof startWorkers>[0], 'services'>> = {}): RunningWorkers {
   return startWorkers({
     orm,
     log,
@@ -31,6 +31,7 @@ function workersFor(p: string, extra: Partial<Parameters<typeof startWorkers>[0]
     concurrency: { default: 2 },
     lockMs: 30_000,
     relayIntervalMs: 60_000,
+    services: testJobServices(),
     ...extra,
   });
 }

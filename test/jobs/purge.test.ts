@@ -15,7 +15,7 @@ import { defineSchedule } from '../../src/jobs/schedules.ts';
 import { enqueueTick } from '../../src/workers/scheduler.ts';
 import { startWorkers } from '../../src/workers/worker.ts';
 import { buildMember, buildOrg, buildSpace } from '../support/factories.ts';
-import { testDatabaseUrl, testRedisUrl } from '../support/test-env.ts';
+import { testDatabaseUrl, testJobServices, testRedisUrl } from '../support/test-env.ts';
 import { waitFor } from '../support/test-jobs.ts';
 
 // Far in the past, so spaces other test files put in the bin are never due here.
@@ -57,7 +57,7 @@ async function remaining(spaces: Space[]) {
 
 function context(clock: ReturnType<typeof fixedClock>): JobContext {
   const producer = new QueueProducer({ url: testRedisUrl(), prefix: `vt${newId()}` }, [], log);
-  return { em: orm.em.fork(), log, clock, outbox: new JobOutbox(producer, log), attempt: 1, reportProgress: async () => undefined };
+  return { em: orm.em.fork(), log, clock, outbox: new JobOutbox(producer, log), attempt: 1, services: testJobServices(), reportProgress: async () => undefined };
 }
 
 describe('purging the bin', () => {
@@ -114,6 +114,7 @@ describe('purging the bin', () => {
       lockMs: 30_000,
       clock,
       relayIntervalMs: 60_000,
+      services: testJobServices(),
     });
     try {
       const schedule = defineSchedule({ name: 'purge-deleted-spaces', cron: '0 * * * *', job: purgeSpacesJob, payload: () => ({ retentionMs: RETENTION }) });

@@ -2,7 +2,7 @@
 import { pino } from 'pino';
 import { openOrm } from '../../src/domain/orm.ts';
 import { startWorkers } from '../../src/workers/worker.ts';
-import { testDatabaseUrl, testRedisUrl } from './test-env.ts';
+import { testDatabaseUrl, testJobServices, testRedisUrl } from './test-env.ts';
 import { testJobs } from './test-jobs.ts';
 
 const orm = await openOrm({ databaseUrl: testDatabaseUrl(), poolMax: 2 });
@@ -14,6 +14,7 @@ const running = startWorkers({
   queues: ['maintenance'],
   concurrency: { default: 2 },
   lockMs: Number(process.env.JOB_LOCK_MS ?? 30_000),
+  services: testJobServices(),
 });
 await Promise.all(running.workers.map((w) => w.waitUntilReady()));
 process.stdout.write('ready\n');

@@ -11,6 +11,8 @@ export type RevisionInput = {
   variables?: Record<string, string | number | boolean>;
   git?: RevisionGit | null;
   type?: RevisionType;
+  /** false: store the revision without making it the space's content (standalone imports). */
+  makeCurrent?: boolean;
 };
 
 /**
@@ -30,7 +32,7 @@ export async function commitRevision(em: EntityManager, space: Space, input: Rev
     variables: input.variables ?? {},
     git: input.git ?? null,
   });
-  space.revision = revision.id;
+  if (input.makeCurrent !== false) space.revision = revision.id;
   await em.flush();
   return revision;
 }

@@ -2,6 +2,7 @@ import { AgentInstructionsSchema } from './agent-instructions.entity.ts';
 import { ApiTokenSchema } from './api-token.entity.ts';
 import { CollectionSchema } from './collection.entity.ts';
 import { FileEntrySchema } from './file-entry.entity.ts';
+import { GitImportSchema } from './git-import.entity.ts';
 import { InstanceSettingSchema } from './instance-setting.entity.ts';
 import { PageBodySchema } from './page-body.entity.ts';
 import { PageNodeSchema } from './page-node.entity.ts';
@@ -41,4 +42,5 @@ export const entities = [
   FileEntrySchema,
   InstanceSettingSchema,
   SearchSectionSchema,
+  GitImportSchema,
 ];

@@ -4,6 +4,7 @@ import { Migration20261121211453_job_outbox } from './Migration20261121211453_jo
 import { Migration20261121212137_collections_spaces } from './Migration20261121212137_collections_spaces.ts';
 import { Migration20261121213344_content_model } from './Migration20261121213344_content_model.ts';
 import { Migration20261121213510_search } from './Migration20261121213510_search.ts';
+import { Migration20261121213932_git_imports } from './Migration20261121213932_git_imports.ts';
 
 /**
  * Every migration, in order. Listed explicitly so that runs do not depend on
@@ -16,4 +17,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121212137_collections_spaces', class: Migration20261121212137_collections_spaces },
   { name: 'Migration20261121213344_content_model', class: Migration20261121213344_content_model },
   { name: 'Migration20261121213510_search', class: Migration20261121213510_search },
+  { name: 'Migration20261121213932_git_imports', class: Migration20261121213932_git_imports },
 ];

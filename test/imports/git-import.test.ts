@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GitImport } from '../../src/domain/entities/git-import.entity.ts';
+import type { Organization } from '../../src/domain/entities/organization.entity.ts';
+import { GuardedHttp, parseAllowlist } from '../../src/domain/net/guarded-http.ts';
+import { gitImportJob } from '../../src/jobs/git-import.job.ts';
+import { jobs } from '../../src/jobs/registry.ts';
+import { startWorkers, type RunningWorkers } from '../../src/workers/worker.ts';
+import { expectError } from '../support/assertions.ts';
+import { buildMember, buildOrg, buildSpace, type Caller } from '../support/factories.ts';
+import { serveGit, TestRepository } from '../support/git-server.ts';
+import { startTestApi, type TestApi } from '../support/harness.ts';
+import { testJobServices, testRedisUrl } from '../support/test-env.ts';
+import { waitFor } from '../support/test-jobs.ts';
+
+const FILES = {
+  '.gitbook.yaml': 'root: ./docs/\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n',
+  'docs/README.md': '# Welcome\n\nStart here. See [install](guides/install.md).\n',
+  'docs/SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n* [Overview](overview.md)\n\n## Guides\n\n* [Install](guides/install.md)\n  * [On Linux](guides/linux.md)\n* [Secret](guides/secret.md)\n',
+  'docs/overview.md': '---\ndescription: What it is\nicon: 📘\n---\n\n# Overview\n\n![diagram](.gitbook/assets/diagram.png)\n',
+  'docs/guides/install.md': '# Install\n\nRun the installer.\n',
+  'docs/guides/linux.md': '# Linux\n\napt install it\n',
+  'docs/guides/secret.md': '---\nhidden: true\n---\n\n# Secret\n',
+  'docs/.gitbook/assets/diagram.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]),
+  'src/code.ts': 'export {}',
+};
+
+let api: TestApi;
+let org: Organization;
+let admin: Caller;
+let reader: Caller;
+let outsider: Caller;
+let repo: TestRepository;
+let git: { url: string; close(): Promise<void> };
+let workers: RunningWorkers;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  const em = api.em();
+  ({ org, owner: admin } = await buildOrg(em));
+  reader = await buildMember(em, org, 'read');
+  outsider = (await buildOrg(em)).owner;
+  repo = await TestRepository.create('docs', FILES);
+  git = await serveGit(repo.root);
+  workers = startWorkers({
+    orm: api.rt.orm,
+    log: api.rt.log,
+    connection: { url: testRedisUrl(), prefix: api.rt.config.queuePrefix },
+    jobs,
+    queues: ['imports', 'search'],
+    concurrency: { default: 2 },
+    lockMs: 30_000,
+    services: testJobServices(),
+  });
+}, 60_000);
+afterAll(async () => {
+  await workers.close();
+  await git.close();
+  await api.close();
+});
+
+async function importInto(spaceId: string) {
+  const res = await api.request('POST', `/v1/spaces/${spaceId}/git/import`, {
+    token: admin.token,
+    body: { url: `${git.url}/docs.git`, ref: 'refs/heads/main' },
+  });
+  expect(res.status).toBe(204);
+  let imp: GitImport | null = null;
+  await waitFor(async () => {
+    imp = await api.em().findOne(GitImport, { space: spaceId }, { orderBy: { createdAt: 'desc' } });
+    return imp?.status === 'completed' || imp?.status === 'failed';
+  }, 30_000, 'git import');
+  return imp!;
+}
+
+describe('Git import', () => {
+  it('reads the Git Sync layout into pages and files', async () => {
+    const space = await buildSpace(api.em(), org, admin);
+    const imp = await importInto(space.id);
+    expect(imp.error).toBeNull();
+    const { data } = await api.client(reader.token).spaces.listPages(space.id);
+    const titles = (pages: Array<{ title: string; pages?: unknown[] }>): unknown =>
+      pages.map((p) => (p.pages?.length ? [p.title, titles(p.pages as never)] : p.title));
+    expect(titles(data.pages as never)).toEqual(['Welcome', 'Overview', ['Guides', [['Install', ['On Linux']], 'Secret']]]);
+    const overview = data.pages[1] as { description?: string; emoji?: string; path: string };
+    expect(overview).toMatchObject({ description: 'What it is', emoji: '📘', path: 'overview' });
+    const secret = (data.pages[2] as { pages: Array<{ hidden?: boolean }> }).pages[1];
+    expect(secret!.hidden).toBe(true);
+    const files = await api.client(reader.token).spaces.listFiles(space.id);
+    expect(files.data.items.map((f) => [f.name, f.contentType])).toEqual([['diagram.png', 'image/png']]);
+    const revision = await api.client(reader.token).spaces.getCurrentRevision(space.id);
+    expect(revision.data.git).toMatchObject({ url: `${git.url}/docs.git`, ref: 'refs/heads/main', createdByGitBook: false });
+  });
+
+  it('keeps page ids when the same paths are imported again', async () => {
+    const space = await buildSpace(api.em(), org, admin);
+    await importInto(space.id);
+    const before = await api.client(reader.token).spaces.listPages(space.id);
+    await repo.commit({ 'docs/guides/install.md': '# Install\n\nRun the new installer.\n' }, 'update install');
+    await importInto(space.id);
+    const after = await api.client(reader.token).spaces.listPages(space.id);
+    const ids = (r: typeof before) => JSON.stringify(r.data.pages, (k, v) => (k === 'title' || k === 'id' || k === 'pages' || typeof k !== 'string' || /^\d+$/.test(k) || k === '' ? v : undefined));
+    expect(ids(after)).toEqual(ids(before));
+  });
+
+  it('refuses a repository on a private address when it is not allowed (no retry)', async () => {
+    const space = await buildSpace(api.em(), org, admin);
+    const em = api.em();
+    const imp = em.create(GitImport, { space: space.id, url: `${git.url}/docs.git`, ref: 'main' });
+    await em.flush();
+    const strict = { ...testJobServices(), http: new GuardedHttp({ allow: parseAllowlist(''), timeoutMs: 5000, maxBytes: 1e6, maxRedirects: 3, userAgent: 't' }) };
+    const ctx = { em: api.em(), log: api.rt.log, clock: { now: () => new Date() }, outbox: null as never, attempt: 1, services: strict, reportProgress: async () => undefined };
+    await expect(gitImportJob.handle({ importId: imp.id }, ctx)).rejects.toThrow(/Refused/);
+    await gitImportJob.onFinalFailure!({ importId: imp.id }, new Error('Refused to connect'), ctx);
+    const failed = await api.em().findOneOrFail(GitImport, { id: imp.id });
+    expect(failed).toMatchObject({ status: 'failed' });
+  });
+
+  it('answers 400, 404, other organization and role too low', async () => {
+    const space = await buildSpace(api.em(), org, admin);
+    const url = `/v1/spaces/${space.id}/git/import`;
+    const body = { url: `${git.url}/docs.git`, ref: 'refs/heads/main' };
+    expectError(await api.request('POST', url, { token: admin.token, body: { ...body, url: 'ftp://x.test/repo' } }), 400, /url/);
+    expectError(await api.request('POST', url, { token: admin.token, body: { url: body.url } }), 400, /ref/);
+    expectError(await api.request('POST', url, { token: admin.token, body: { ...body, repoProjectDirectory: '../etc' } }), 400, /repoProjectDirectory/);
+    expectError(await api.request('POST', '/v1/spaces/unknown/git/import', { token: admin.token, body }), 404);
+    expectError(await api.request('POST', url, { token: outsider.token, body }), 404);
+    expectError(await api.request('POST', url, { token: reader.token, body }), 403);
+    expect(await api.em().count(GitImport, { space: space.id })).toBe(0);
+  });
+});
