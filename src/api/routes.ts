@@ -4,6 +4,7 @@ import { downloadRoutes } from './content/download.router.ts';
 import { templateRoutes } from './content/template.router.ts';
 import { searchRoutes } from './search/search.router.ts';
 import { gitRoutes } from './imports/git.router.ts';
+import { importRunRoutes } from './imports/import-runs.router.ts';
 import type { AnyRoute } from './http/route.ts';
 import { invitesRoutes } from './invites/invites.router.ts';
 import { membersRoutes } from './members/members.router.ts';
@@ -28,4 +29,5 @@ export const allRoutes: AnyRoute[] = [
   ...templateRoutes,
   ...searchRoutes,
   ...gitRoutes,
+  ...importRunRoutes,
 ];

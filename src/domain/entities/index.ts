@@ -3,6 +3,7 @@ import { ApiTokenSchema } from './api-token.entity.ts';
 import { CollectionSchema } from './collection.entity.ts';
 import { FileEntrySchema } from './file-entry.entity.ts';
 import { GitImportSchema } from './git-import.entity.ts';
+import { ImportRunSchema } from './import-run.entity.ts';
 import { InstanceSettingSchema } from './instance-setting.entity.ts';
 import { PageBodySchema } from './page-body.entity.ts';
 import { PageNodeSchema } from './page-node.entity.ts';
@@ -43,4 +44,5 @@ export const entities = [
   InstanceSettingSchema,
   SearchSectionSchema,
   GitImportSchema,
+  ImportRunSchema,
 ];

@@ -5,6 +5,7 @@ import { Migration20261121212137_collections_spaces } from './Migration202611212
 import { Migration20261121213344_content_model } from './Migration20261121213344_content_model.ts';
 import { Migration20261121213510_search } from './Migration20261121213510_search.ts';
 import { Migration20261121213932_git_imports } from './Migration20261121213932_git_imports.ts';
+import { Migration20261121214129_import_runs } from './Migration20261121214129_import_runs.ts';
 
 /**
  * Every migration, in order. Listed explicitly so that runs do not depend on
@@ -18,4 +19,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121213344_content_model', class: Migration20261121213344_content_model },
   { name: 'Migration20261121213510_search', class: Migration20261121213510_search },
   { name: 'Migration20261121213932_git_imports', class: Migration20261121213932_git_imports },
+  { name: 'Migration20261121214129_import_runs', class: Migration20261121214129_import_runs },
 ];

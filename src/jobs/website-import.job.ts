@@ -1,0 +1,95 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { UnrecoverableError } from 'bullmq';
+import { z } from 'zod';
+import { commitRevision } from '../domain/content/commit-revision.ts';
+import { specsOf } from '../domain/content/current-pages.ts';
+import type { PageSpec } from '../domain/content/page-tree.ts';
+import { loadRevision } from '../domain/content/revision-reader.ts';
+import { ImportRun } from '../domain/entities/import-run.entity.ts';
+import { Space } from '../domain/entities/space.entity.ts';
+import { crawlWebsite } from '../domain/imports/website-crawl.ts';
+import { OutboundError } from '../domain/net/guarded-http.ts';
+import { newId } from '../domain/shared/ids.ts';
+import { recordContentChange } from './content-changed.ts';
+import { defineJob } from './define-job.ts';
+
+export const MAX_IMPORTED_PAGES = 100;
+const FINAL = new Set(['completed', 'failed', 'cancelled']);
+
+/**
+ * Imports a website's pages into a space (under a page, or at the root) as one new
+ * revision. Crawling happens outside the transaction; the commit re-checks, under a
+ * row lock, that the run was not cancelled or finished meanwhile, so a retried or
+ * cancelled run never commits twice.
+ */
+export const websiteImportJob = defineJob({
+  name: 'imports.website',
+  queue: 'imports',
+  payload: z.object({ runId: z.string().min(1).max(20) }),
+  retry: { attempts: 3, backoff: { type: 'exponential', delay: 10_000 } },
+  async handle({ runId }, ctx) {
+    const run = await ctx.em.findOne(ImportRun, { id: runId });
+    if (!run || FINAL.has(run.status)) return { skipped: true };
+    run.status = 'in-progress';
+    run.startedAt ??= ctx.clock.now();
+    await ctx.em.flush();
+
+    let crawled;
+    try {
+      crawled = await crawlWebsite(ctx.services.http, run.sourceUrl, {
+        maxPages: MAX_IMPORTED_PAGES,
+        shouldStop: async () => (await ctx.em.fork().findOne(ImportRun, { id: runId }))?.status === 'cancelled',
+      });
+    } catch (err) {
+      if (err instanceof OutboundError && (err.code === 'REFUSED' || err.code === 'BAD_URL')) throw new UnrecoverableError(err.message);
+      throw err;
+    }
+    await ctx.reportProgress({ crawled: crawled.length });
+
+    return ctx.em.transactional(async (tx) => {
+      const locked = await tx.findOneOrFail(ImportRun, { id: runId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (FINAL.has(locked.status)) return { skipped: true };
+      const space = await tx.findOne(Space, { id: locked.space.id });
+      if (!space || space.deletedAt) throw new UnrecoverableError('The target space was deleted');
+      const current = await loadRevision(tx, space);
+      const imported: PageSpec[] = crawled.map((p) => ({ id: newId(), kind: 'document', title: p.title || 'Untitled', markdown: p.markdown }));
+      const pages = placeUnder(await specsOf(tx, current), imported, locked.parentPage ?? null);
+      await commitRevision(tx, space, { pages, files: current.files, variables: current.variables });
+      recordContentChange(tx, ctx.outbox, space);
+      locked.pages = imported.map((p, i) => ({ id: p.id!, sourceURL: crawled[i]!.url }));
+      locked.status = 'completed';
+      locked.completedAt = ctx.clock.now();
+      return { pages: imported.length };
+    });
+  },
+  async onFinalFailure({ runId }, error, ctx) {
+    await markFailed(ctx.em, runId, error.message, ctx.clock.now());
+  },
+});
+
+export async function markFailed(em: EntityManager, runId: string, message: string, now: Date) {
+  const run = await em.findOne(ImportRun, { id: runId });
+  if (!run || FINAL.has(run.status)) return;
+  run.status = 'failed';
+  run.error = message.slice(0, 2000);
+  run.completedAt = now;
+  await em.flush();
+}
+
+/** The imported pages become children of `parentId`, or follow the existing pages when there is none. */
+function placeUnder(existing: PageSpec[], imported: PageSpec[], parentId: string | null): PageSpec[] {
+  if (!parentId) return [...existing, ...imported];
+  let found = false;
+  const visit = (specs: PageSpec[]): PageSpec[] =>
+    specs.map((s) => {
+      if (s.id === parentId) {
+        found = true;
+        return { ...s, children: [...(s.children ?? []), ...imported] };
+      }
+      return { ...s, children: visit(s.children ?? []) };
+    });
+  const placed = visit(existing);
+  if (!found) throw new UnrecoverableError(`The target page ${parentId} is no longer in the space`);
+  return placed;
+}
