@@ -2,6 +2,7 @@ import { collectionsRoutes } from './collections/collections.router.ts';
 import { contentRoutes } from './content/content.router.ts';
 import { downloadRoutes } from './content/download.router.ts';
 import { templateRoutes } from './content/template.router.ts';
+import { linksRoutes } from './content/links.router.ts';
 import { searchRoutes } from './search/search.router.ts';
 import { gitRoutes } from './imports/git.router.ts';
 import { importRunRoutes } from './imports/import-runs.router.ts';
@@ -27,6 +28,7 @@ export const allRoutes: AnyRoute[] = [
   ...contentRoutes,
   ...downloadRoutes,
   ...templateRoutes,
+  ...linksRoutes,
   ...searchRoutes,
   ...gitRoutes,
   ...importRunRoutes,
