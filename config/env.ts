@@ -37,6 +37,14 @@ const EnvSchema = z.object({
   SPACE_RETENTION_DAYS: z.coerce.number().min(0).max(3650).default(7),
   /** Where file bytes are kept (local disk store). */
   STORAGE_DIR: z.string().min(1).default('.data/storage'),
+  /** `local` (STORAGE_DIR) or `s3` (the S3_* variables, any S3-compatible store). */
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_PREFIX: z.string().max(256).optional(),
   /** Key of signed download links; made once and kept in the database when not given. */
   SIGNING_SECRET: z.string().min(32).optional(),
   /** Seconds a signed download link stays valid. */
@@ -63,6 +71,7 @@ export type Config = {
   purgeSchedule: string;
   spaceRetentionDays: number;
   storageDir: string;
+  storage: { driver: 'local' } | { driver: 's3'; endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string; prefix?: string };
   signingSecret: string | undefined;
   fileUrlTtlSeconds: number;
   outbound: { allowlist: string; timeoutMs: number; maxBytes: number };
@@ -96,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     purgeSchedule: e.PURGE_SCHEDULE,
     spaceRetentionDays: e.SPACE_RETENTION_DAYS,
     storageDir: e.STORAGE_DIR,
+    storage: storageConfig(e),
     signingSecret: e.SIGNING_SECRET,
     fileUrlTtlSeconds: e.FILE_URL_TTL,
     outbound: { allowlist: e.VELLUM_OUTBOUND_ALLOWLIST, timeoutMs: e.OUTBOUND_TIMEOUT_MS, maxBytes: e.OUTBOUND_MAX_BYTES },
@@ -104,4 +114,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 function stripSlash(url: string): string {
   return url.replace(/\/+$/, '');
+}
+
+/** S3 storage needs its endpoint, bucket and keys; naming the missing ones keeps start-up errors clear. */
+function storageConfig(e: z.infer<typeof EnvSchema>): Config['storage'] {
+  if (e.STORAGE_DRIVER === 'local') return { driver: 'local' };
+  const missing = (['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => !e[k]);
+  if (missing.length) throw new ConfigError(`Invalid configuration: STORAGE_DRIVER=s3 needs ${missing.join(', ')}`);
+  return {
+    driver: 's3',
+    endpoint: e.S3_ENDPOINT!,
+    bucket: e.S3_BUCKET!,
+    region: e.S3_REGION,
+    accessKeyId: e.S3_ACCESS_KEY_ID!,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+    ...(e.S3_PREFIX ? { prefix: e.S3_PREFIX } : {}),
+  };
 }

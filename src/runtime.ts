@@ -4,6 +4,7 @@ import { loadConfig, type Config } from '../config/env.ts';
 import { openOrm, type Orm } from './domain/orm.ts';
 import type { BlobStore } from './domain/storage/blob-store.ts';
 import { LocalDiskStore } from './domain/storage/local-disk-store.ts';
+import { S3Store } from './domain/storage/s3-store.ts';
 import { resolve } from 'node:path';
 
 export type Runtime = { config: Config; log: Logger; orm: Orm; redis: Redis; blobs: BlobStore };
@@ -26,7 +27,12 @@ export async function openRuntime(name: string, config: Config = loadConfig()): 
   const log = createLogger(config, name);
   const orm = await openOrm({ databaseUrl: config.databaseUrl });
   const redis = createProducerRedis(config.redisUrl, log);
-  return { config, log, orm, redis, blobs: new LocalDiskStore(resolve(config.storageDir)) };
+  return { config, log, orm, redis, blobs: openBlobStore(config) };
+}
+
+/** The configured file store: local disk by default, any S3-compatible store when asked. */
+export function openBlobStore(config: Config): BlobStore {
+  return config.storage.driver === 's3' ? new S3Store(config.storage) : new LocalDiskStore(resolve(config.storageDir));
 }
 
 export async function closeRuntime(rt: Runtime): Promise<void> {
