@@ -22,7 +22,7 @@ export type PageSpec = {
 };
 
 type NodeRow = Omit<PageNode, 'createdAt'>;
-type BodyRow = { hash: string; markdown: string; links: string[] };
+type BodyRow = { hash: string; markdown: string; links?: string[] };
 
 const CHUNK = 1000;
 
@@ -47,7 +47,7 @@ function hashLevel(specs: PageSpec[], nodes: Map<string, NodeRow>, bodies: Map<s
     if (spec.kind === 'document') {
       const markdown = spec.markdown ?? '';
       bodyHash = contentHash(markdown);
-      if (!bodies.has(bodyHash)) bodies.set(bodyHash, { hash: bodyHash, markdown, links: extractLinks(markdown) });
+      if (!bodies.has(bodyHash)) bodies.set(bodyHash, { hash: bodyHash, markdown });
     }
     const slug = uniqueSlug(spec.slug ? slugify(spec.slug) : slugify(spec.title), usedSlugs);
     const row = {
@@ -89,7 +89,10 @@ async function insertMissing<T extends { hash: string }>(
     const chunk = rows.slice(i, i + CHUNK);
     const existing = await em.getConnection().execute<{ hash: string }[]>(`select hash from ${table} where hash in (?)`, [chunk.map((r) => r.hash)]);
     const known = new Set(existing.map((r) => r.hash));
-    const missing = chunk.filter((r) => !known.has(r.hash)).map((r) => ({ ...r, createdAt: new Date() }));
+    // Link targets are parsed only for bodies stored now: stored ones have theirs already.
+    const missing = chunk
+      .filter((r) => !known.has(r.hash))
+      .map((r) => ({ ...r, ...(entity === PageBody ? { links: extractLinks((r as unknown as BodyRow).markdown) } : {}), createdAt: new Date() }));
     if (missing.length === 0) continue;
     // Another writer may store the same content at the same moment: equal hash, equal row.
     await em.createQueryBuilder(entity as typeof PageNode).insert(missing as never).onConflict('hash').ignore().execute();

@@ -1,24 +1,41 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { FileEntry } from '../entities/file-entry.entity.ts';
 import { PageBody } from '../entities/page-body.entity.ts';
-import { PageNode } from '../entities/page-node.entity.ts';
+import { LRUCache } from 'lru-cache';
+import { contentHash } from './hashing.ts';
+import type { PageNode } from '../entities/page-node.entity.ts';
 import { Revision } from '../entities/revision.entity.ts';
 import type { Space } from '../entities/space.entity.ts';
 import { notFound } from '../shared/errors.ts';
 
-export type TreePage = { node: PageNode; path: string; parentId: string | null; children: TreePage[] };
+/** A page node as plain data: trees are cached across requests, so they hold no ORM entities. */
+export type NodeData = Pick<
+  PageNode,
+  'hash' | 'pageId' | 'kind' | 'title' | 'slug' | 'description' | 'emoji' | 'hidden' | 'bodyHash' | 'linkTarget' | 'gitPath' | 'variables' | 'children'
+>;
+export type TreePage = { node: NodeData; path: string; parentId: string | null; children: TreePage[] };
 
-const CHUNK = 2000;
+const CHUNK = 5000;
 
-/** The page tree of a revision, one query per level of depth (bodies are not loaded). */
+/**
+ * Revisions never change, so a revision's tree, once built, is kept (bounded by node
+ * count) and shared by every later read of it in this process.
+ */
+const trees = new LRUCache<string, TreePage[]>({ maxSize: 500_000, sizeCalculation: (tree) => Math.max(1, countPages(tree)) });
+
+/** The page tree of a revision (bodies are not loaded): one query per level of depth, then cached. */
 export async function loadTree(em: EntityManager, roots: string[]): Promise<TreePage[]> {
-  const byHash = new Map<string, PageNode>();
+  // Keyed by the roots' digest: a flat revision can name thousands of roots.
+  const key = contentHash(roots.join(','));
+  const cached = trees.get(key);
+  if (cached) return cached;
+  const byHash = new Map<string, NodeData>();
   let level = roots;
   while (level.length) {
     const missing = [...new Set(level)].filter((h) => !byHash.has(h));
     for (let i = 0; i < missing.length; i += CHUNK) {
-      const nodes = await em.find(PageNode, { hash: { $in: missing.slice(i, i + CHUNK) } });
-      for (const n of nodes) byHash.set(n.hash, n);
+      const rows = await em.getConnection().execute<NodeRow[]>(`select ${COLUMNS} from page_nodes where hash in (?)`, [missing.slice(i, i + CHUNK)]);
+      for (const r of rows) byHash.set(r.hash, fromRow(r));
     }
     level = missing.flatMap((h) => byHash.get(h)?.children ?? []);
   }
@@ -31,7 +48,48 @@ export async function loadTree(em: EntityManager, roots: string[]): Promise<Tree
       const childBase = node.kind === 'group' ? parentPath : path;
       return [{ node, path, parentId, children: build(node.children, childBase, node.pageId) }];
     });
-  return build(roots, '', null);
+  const tree = build(roots, '', null);
+  trees.set(key, tree);
+  return tree;
+}
+
+type NodeRow = {
+  hash: string;
+  page_id: string;
+  kind: NodeData['kind'];
+  title: string;
+  slug: string;
+  description: string | null;
+  emoji: string | null;
+  hidden: boolean;
+  body_hash: string | null;
+  link_target: NodeData['linkTarget'];
+  git_path: string | null;
+  variables: NodeData['variables'];
+  children: string[];
+};
+const COLUMNS = 'hash, page_id, kind, title, slug, description, emoji, hidden, body_hash, link_target, git_path, variables, children';
+
+function fromRow(r: NodeRow): NodeData {
+  return {
+    hash: r.hash,
+    pageId: r.page_id,
+    kind: r.kind,
+    title: r.title,
+    slug: r.slug,
+    description: r.description,
+    emoji: r.emoji,
+    hidden: r.hidden,
+    bodyHash: r.body_hash,
+    linkTarget: r.link_target,
+    gitPath: r.git_path,
+    variables: r.variables,
+    children: r.children,
+  };
+}
+
+function countPages(tree: TreePage[]): number {
+  return tree.reduce((n, p) => n + 1 + countPages(p.children), 0);
 }
 
 export function flattenTree(tree: TreePage[]): TreePage[] {
