@@ -134,3 +134,16 @@ describe('revisions', () => {
     expect(written).toBe(3);
   });
 });
+
+describe('duplicated content', () => {
+  it('shows the original’s pages and files in the copy, sharing them', async () => {
+    const copy = await api.request('POST', `/v1/spaces/${space.id}/duplicate`, { token: admin.token });
+    const original = await api.client(reader.token).spaces.getCurrentRevision(space.id);
+    const duplicated = await api.client(reader.token).spaces.getCurrentRevision(copy.body.id);
+    expect(duplicated.data.parents).toEqual([original.data.id]);
+    expect(duplicated.data.pages.map((p) => [p.id, p.title])).toEqual(original.data.pages.map((p) => [p.id, p.title]));
+    expect(duplicated.data.files.map((f) => f.id)).toEqual(original.data.files.map((f) => f.id));
+    const page = await api.client(reader.token).spaces.getPageById(copy.body.id, 'pageIntro00000000000');
+    expect((page.data as { markdown: string }).markdown).toContain('Hello **world**');
+  });
+});

@@ -129,3 +129,19 @@ describe('search', () => {
     expectError(await api.request('GET', `/v1/orgs/${org.id}/search`, { token: reader.token }), 400, /query/);
   });
 });
+
+describe('search after duplicating a space', () => {
+  it('indexes the copy from the shared content', async () => {
+    const em = api.em();
+    const s = await buildSpace(em, org, admin);
+    await buildContent(em, s, [{ kind: 'document', title: 'Glossary', markdown: 'Every term explained: idempotency.' }]);
+    const copy = await api.request('POST', `/v1/spaces/${s.id}/duplicate`, { token: admin.token });
+    const producer = new QueueProducer({ url: testRedisUrl(), prefix: api.rt.config.queuePrefix }, jobs, api.rt.log);
+    const queued = await producer.queue('search').getJobs(['waiting']);
+    await producer.close();
+    expect(queued.map((j) => j.data)).toContainEqual({ spaceId: copy.body.id });
+    await indexSpace(api.em(), copy.body.id);
+    const { data } = await api.client(reader.token).spaces.searchSpaceContent(copy.body.id, { query: 'idempotency' });
+    expect(data.items.map((i) => i.title)).toEqual(['Glossary']);
+  });
+});

@@ -7,6 +7,7 @@ import { moveItem } from '../../domain/content/move.ts';
 import { createSpace, duplicateSpace, restoreSpace, softDeleteSpace, updateSpace } from '../../domain/content/spaces.ts';
 import { transferItem } from '../../domain/content/transfer.ts';
 import { Member } from '../../domain/entities/member.entity.ts';
+import { recordContentChange } from '../../jobs/content-changed.ts';
 import { getMember } from '../../domain/organizations/members.ts';
 import { loadOrgAccess } from '../../domain/organizations/org-access.ts';
 import { organizationRules } from '../../domain/organizations/organization.policy.ts';
@@ -97,10 +98,15 @@ export const spacesRoutes = [
     tags,
     params: SpaceParams,
     responses: { 201: { description: 'The copy', schema: SpaceSchema } },
-    async handle({ actor, em, params, deps }) {
+    async handle({ actor, em, params, deps, outbox }) {
       const { space, access, view } = await loadSpace(em, actor, params.spaceId);
       authorize(spaceRules, view, 'duplicate');
-      const copy = await duplicateSpace(em, space);
+      // The copy shares the content but not the search index: it is built with the copy.
+      const copy = await em.transactional(async (tx) => {
+        const made = await duplicateSpace(tx, space);
+        recordContentChange(tx, outbox, made);
+        return made;
+      });
       const body = presentSpace(copy, access, deps.urls);
       return { status: 201, body, location: body.urls.location };
     },

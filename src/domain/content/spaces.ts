@@ -114,7 +114,17 @@ export async function duplicateSpace(em: EntityManager, space: Space): Promise<S
       position: placement.position,
       revision: revisionId,
     });
-    tx.create(Revision, { id: revisionId, space: copy, parents: [space.revision], type: 'edits' });
+    // The copy's first revision names the same page and file hashes: nothing is copied.
+    const original = await tx.findOneOrFail(Revision, { id: space.revision });
+    tx.create(Revision, {
+      id: revisionId,
+      space: copy,
+      parents: [space.revision],
+      type: 'edits',
+      pages: original.pages,
+      files: original.files,
+      variables: original.variables,
+    });
     const grants = await tx.find(ContentPermission, { space });
     for (const g of grants) {
       tx.create(ContentPermission, { organization: g.organization, space: copy, user: g.user, team: g.team, role: g.role });
