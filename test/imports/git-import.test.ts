@@ -3,13 +3,12 @@ import { GitImport } from '../../src/domain/entities/git-import.entity.ts';
 import type { Organization } from '../../src/domain/entities/organization.entity.ts';
 import { GuardedHttp, parseAllowlist } from '../../src/domain/net/guarded-http.ts';
 import { gitImportJob } from '../../src/jobs/git-import.job.ts';
-import { jobs } from '../../src/jobs/registry.ts';
-import { startWorkers, type RunningWorkers } from '../../src/workers/worker.ts';
+import type { RunningWorkers } from '../../src/workers/worker.ts';
 import { expectError } from '../support/assertions.ts';
 import { buildMember, buildOrg, buildSpace, type Caller } from '../support/factories.ts';
 import { serveGit, TestRepository } from '../support/git-server.ts';
-import { startTestApi, type TestApi } from '../support/harness.ts';
-import { testJobServices, testRedisUrl } from '../support/test-env.ts';
+import { startTestApi, startTestWorkers, type TestApi } from '../support/harness.ts';
+import { testJobServices } from '../support/test-env.ts';
 import { waitFor } from '../support/test-jobs.ts';
 
 const FILES = {
@@ -41,16 +40,7 @@ beforeAll(async () => {
   outsider = (await buildOrg(em)).owner;
   repo = await TestRepository.create('docs', FILES);
   git = await serveGit(repo.root);
-  workers = startWorkers({
-    orm: api.rt.orm,
-    log: api.rt.log,
-    connection: { url: testRedisUrl(), prefix: api.rt.config.queuePrefix },
-    jobs,
-    queues: ['imports', 'search'],
-    concurrency: { default: 2 },
-    lockMs: 30_000,
-    services: testJobServices(),
-  });
+  workers = startTestWorkers(api, ['imports', 'search']);
 }, 60_000);
 afterAll(async () => {
   await workers.close();

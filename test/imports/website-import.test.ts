@@ -2,12 +2,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Organization } from '../../src/domain/entities/organization.entity.ts';
-import { jobs } from '../../src/jobs/registry.ts';
-import { startWorkers, type RunningWorkers } from '../../src/workers/worker.ts';
+import type { RunningWorkers } from '../../src/workers/worker.ts';
 import { expectError } from '../support/assertions.ts';
 import { buildContent, buildMember, buildOrg, buildSpace, type Caller } from '../support/factories.ts';
-import { startTestApi, type TestApi } from '../support/harness.ts';
-import { testJobServices, testRedisUrl } from '../support/test-env.ts';
+import { startTestApi, startTestWorkers, type TestApi } from '../support/harness.ts';
 import { waitFor } from '../support/test-jobs.ts';
 
 const SITE: Record<string, string> = {
@@ -42,16 +40,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  workers = startWorkers({
-    orm: api.rt.orm,
-    log: api.rt.log,
-    connection: { url: testRedisUrl(), prefix: api.rt.config.queuePrefix },
-    jobs,
-    queues: ['imports', 'search'],
-    concurrency: { default: 2 },
-    lockMs: 30_000,
-    services: testJobServices(),
-  });
+  workers = startTestWorkers(api, ['imports', 'search']);
 });
 afterAll(async () => {
   await workers.close();

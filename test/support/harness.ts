@@ -9,7 +9,10 @@ import { loadConfig } from '../../config/env.ts';
 import { startServer, type RunningServer } from '../../src/api/server.ts';
 import type { Clock } from '../../src/domain/shared/clock.ts';
 import { closeRuntime, openRuntime, type Runtime } from '../../src/runtime.ts';
-import { testDatabaseUrl, testRedisUrl } from './test-env.ts';
+import { testDatabaseUrl, testJobServices, testRedisUrl } from './test-env.ts';
+import type { QueueName } from '../../src/jobs/queues.ts';
+import { jobs } from '../../src/jobs/registry.ts';
+import { startWorkers, type RunningWorkers } from '../../src/workers/worker.ts';
 import { newId } from '../../src/domain/shared/ids.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,3 +82,17 @@ export async function startTestApi(env: Record<string, string> = {}, opts: { clo
  */
 export const role = (r: 'admin' | 'create' | 'edit' | 'review' | 'comment' | 'read') => r as unknown as MemberRole;
 export const teamRole = (r: 'owner' | 'member') => r as unknown as TeamMemberRole;
+
+/** Real workers on the test API's queues, with the test job services (loopback allowed). */
+export function startTestWorkers(api: TestApi, queues: QueueName[]): RunningWorkers {
+  return startWorkers({
+    orm: api.rt.orm,
+    log: api.rt.log,
+    connection: { url: testRedisUrl(), prefix: api.rt.config.queuePrefix },
+    jobs,
+    queues,
+    concurrency: { default: 2 },
+    lockMs: 30_000,
+    services: testJobServices(),
+  });
+}
