@@ -48,6 +48,8 @@ export const searchRoutes = [
     responses: { 200: { description: 'Matching pages', schema: paged(PageResult) } },
     async handle({ actor, em, params, query, deps }) {
       const { space } = await loadSpace(em, actor, params.spaceId);
+      // A space in the bin stays readable by id, but its content is not searched.
+      if (space.deletedAt) return { status: 200, body: { items: [], count: 0 } };
       const result = await searchSpace(em, space.id, query.query, query);
       return { status: 200, body: { ...result, items: result.items.map((h) => presentHit(h, deps.urls)) } };
     },

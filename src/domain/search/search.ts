@@ -23,45 +23,54 @@ function terms(query: string) {
 const MATCH = `(s.tsv @@ websearch_to_tsquery('english', :text) or (:prefix <> '' and s.tsv @@ to_tsquery('english', :prefix)) or s.title % :text)`;
 const RANK = `(ts_rank(s.tsv, websearch_to_tsquery('english', :text)) + case when :prefix <> '' then 0.5 * ts_rank(s.tsv, to_tsquery('english', :prefix)) else 0 end + similarity(s.title, :text))`;
 
+/**
+ * Matching sections with their rank, at most CANDIDATES of them. A very common word can
+ * match hundreds of thousands of sections; ranking them all is what made searches slow,
+ * so the ranked set is bounded (results then come from the first CANDIDATES matches,
+ * and counts are capped accordingly).
+ */
+const CANDIDATES = 10_000;
+const hits = (where: string) => `hits as (
+  select s.space_id, s.page_id, ${RANK} as score
+  from (select * from search_sections s where ${where} and ${MATCH} limit ${CANDIDATES}) s
+)`;
+
 /** Pages of one space whose sections match, best first, each with its best sections. */
 export async function searchSpace(em: EntityManager, spaceId: string, query: string, page: PageRequest) {
   const t = terms(query);
   const offset = decodeOffset(page.page);
-  const params = { space: spaceId, ...t, limit: page.limit, offset };
-  const ranked = await run<{ page_id: string; total: string }>(em, 
-      `select page_id, count(*) over () as total from (
-         select s.page_id, max(${RANK}) as score from search_sections s join spaces sp on sp.id = s.space_id and sp.deleted_at is null
-         where s.space_id = :space and ${MATCH} group by s.page_id
-       ) m order by score desc, page_id limit :limit offset :offset`,
-      params,
+  const ranked = await run<{ page_id: string; total: string }>(
+    em,
+    `with ${hits('s.space_id = :space')},
+     pages as (select page_id, max(score) as score from hits group by page_id)
+     select page_id, count(*) over () as total from pages order by score desc, page_id limit :limit offset :offset`,
+    { space: spaceId, ...t, limit: page.limit, offset },
   );
-  const hits = await sectionsFor(em, ranked.map((r) => ({ spaceId, pageId: r.page_id })), t);
+  const found = await sectionsFor(em, ranked.map((r) => ({ spaceId, pageId: r.page_id })), t);
   const count = Number(ranked[0]?.total ?? (offset > 0 ? await countPages(em, spaceId, t) : 0));
-  return paged(hits, count, offset, page.limit);
+  return paged(found, count, offset, page.limit);
 }
 
-/** Spaces (among those given) with matching pages, best first, each with its best pages. */
+/** Spaces (among those given) with matching pages, best first, each with its best pages: one ranking query. */
 export async function searchSpaces(em: EntityManager, spaceIds: string[], query: string, page: PageRequest) {
   const offset = decodeOffset(page.page);
   if (spaceIds.length === 0) return { items: [] as Array<{ spaceId: string; pages: PageHit[] }>, count: 0 };
   const t = terms(query);
-  const ranked = await run<{ space_id: string; total: string }>(em, 
-      `select space_id, count(*) over () as total from (
-         select s.space_id, max(${RANK}) as score from search_sections s
-         where s.space_id in (:spaces) and ${MATCH} group by s.space_id
-       ) m order by score desc, space_id limit :limit offset :offset`,
-      { spaces: spaceIds, ...t, limit: page.limit, offset },
+  const rows = await run<{ space_id: string; total: string; page_id: string }>(
+    em,
+    `with ${hits('s.space_id in (:spaces)')},
+     pages as (select space_id, page_id, max(score) as score from hits group by space_id, page_id),
+     ranked_pages as (select space_id, page_id, row_number() over (partition by space_id order by score desc, page_id) as n from pages),
+     best as (select space_id, max(score) as score from pages group by space_id),
+     chosen as (select space_id, score, count(*) over () as total from best order by score desc, space_id limit :limit offset :offset)
+     select c.space_id, c.total, r.page_id from chosen c join ranked_pages r on r.space_id = c.space_id and r.n <= ${PAGES_PER_SPACE}
+     order by c.score desc, c.space_id, r.n`,
+    { spaces: spaceIds, ...t, limit: page.limit, offset },
   );
-  const items = [];
-  for (const r of ranked) {
-    const top = await run<{ page_id: string }>(em, 
-        `select s.page_id from search_sections s where s.space_id = :space and ${MATCH}
-         group by s.page_id order by max(${RANK}) desc, s.page_id limit ${PAGES_PER_SPACE}`,
-        { space: r.space_id, ...t },
-    );
-    items.push({ spaceId: r.space_id, pages: await sectionsFor(em, top.map((p) => ({ spaceId: r.space_id, pageId: p.page_id })), t) });
-  }
-  return paged(items, Number(ranked[0]?.total ?? 0), offset, page.limit);
+  const order = [...new Set(rows.map((r) => r.space_id))];
+  const pages = await sectionsFor(em, rows.map((r) => ({ spaceId: r.space_id, pageId: r.page_id })), t);
+  const items = order.map((spaceId) => ({ spaceId, pages: pages.filter((p) => p.spaceId === spaceId) }));
+  return paged(items, Number(rows[0]?.total ?? 0), offset, page.limit);
 }
 
 async function sectionsFor(em: EntityManager, pages: Array<{ spaceId: string; pageId: string }>, t: ReturnType<typeof terms>): Promise<PageHit[]> {
@@ -89,7 +98,11 @@ async function sectionsFor(em: EntityManager, pages: Array<{ spaceId: string; pa
 }
 
 async function countPages(em: EntityManager, spaceId: string, t: ReturnType<typeof terms>): Promise<number> {
-  const [row] = await run<{ n: number }>(em, `select count(distinct s.page_id)::int as n from search_sections s where s.space_id = :space and ${MATCH}`, { space: spaceId, ...t });
+  const [row] = await run<{ n: number }>(
+    em,
+    `select count(distinct s.page_id)::int as n from (select s.page_id from search_sections s where s.space_id = :space and ${MATCH} limit ${CANDIDATES}) s`,
+    { space: spaceId, ...t },
+  );
   return row?.n ?? 0;
 }
 
