@@ -1,30 +1,49 @@
 import type { Logger } from 'pino';
 
 /**
- * Runs the ordered shutdown steps once, on SIGTERM or SIGINT, with a force-quit timer in
- * case a step hangs (STYLE.md 13: HTTP, workers, queues, ORM, Redis).
+ * Graceful shutdown on SIGTERM or SIGINT. Installed first thing, before a process starts
+ * anything or says it is ready — a signal that arrived before the handler existed would
+ * kill the process outright. Components register a step as they start; steps run in
+ * reverse order (HTTP, workers, queues, ORM, Redis: STYLE.md 13), with a force-quit timer
+ * in case one hangs.
  */
-export function onShutdown(log: Logger, timeoutMs: number, steps: Array<() => Promise<void>>) {
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
+export class Shutdown {
+  private readonly steps: Array<() => Promise<void>> = [];
+  private log: Logger | undefined;
+  private stopping = false;
+
+  constructor(timeoutMs: number) {
+    const stop = (signal: string) => void this.stop(signal, timeoutMs);
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  }
+
+  useLogger(log: Logger) {
+    this.log = log;
+  }
+
+  /** Runs `step` on shutdown, before every step added earlier. */
+  add(step: () => Promise<void>) {
+    this.steps.push(step);
+  }
+
+  private async stop(signal: string, timeoutMs: number) {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.log?.info({ signal }, 'shutting down');
     const timer = setTimeout(() => {
-      log.error('shutdown timed out; forcing exit');
+      this.log?.error('shutdown timed out; forcing exit');
       process.exit(1);
     }, timeoutMs);
     timer.unref();
-    for (const step of steps) {
+    for (const step of [...this.steps].reverse()) {
       try {
         await step();
       } catch (err) {
-        log.error({ err }, 'shutdown step failed');
+        this.log?.error({ err }, 'shutdown step failed');
       }
     }
-    log.info('stopped');
+    this.log?.info('stopped');
     process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  }
 }

@@ -10,7 +10,7 @@ import { parseConcurrency, parseQueues } from '../workers/worker-flags.ts';
 import { startWorkers } from '../workers/worker.ts';
 import { migrateDatabase, createMigration } from '../domain/migrate.ts';
 import { closeRuntime, createLogger, openRuntime, type Runtime } from '../runtime.ts';
-import { onShutdown } from '../shutdown.ts';
+import { Shutdown } from '../shutdown.ts';
 
 type Flags = Record<string, string | boolean | undefined>;
 /** Returns an exit code, or -1 for a long-running process that exits on a signal. */
@@ -18,39 +18,41 @@ type ProcessCommand = (config: Config, flags: Flags) => Promise<number>;
 
 export const processCommands: Record<string, ProcessCommand> = {
   async serve(config) {
-    const rt = await openRuntime('api', config);
+    const shutdown = new Shutdown(config.shutdownTimeoutMs);
+    const rt = await started(shutdown, openRuntime('api', config));
     const http = await startServer(rt);
-    onShutdown(rt.log, config.shutdownTimeoutMs, [() => http.close(), () => closeRuntime(rt)]);
+    shutdown.add(() => http.close());
     return -1;
   },
   async work(config, flags) {
-    const rt = await openRuntime('worker', config);
+    const shutdown = new Shutdown(config.shutdownTimeoutMs);
+    const rt = await started(shutdown, openRuntime('worker', config));
     const running = workersFromFlags(rt, flags);
+    shutdown.add(() => running.close());
     rt.log.info({ queues: running.workers.map((w) => w.name) }, 'workers started');
-    onShutdown(rt.log, config.shutdownTimeoutMs, [() => running.close(), () => closeRuntime(rt)]);
     return -1;
   },
   async schedule(config) {
-    const rt = await openRuntime('scheduler', config);
+    const shutdown = new Shutdown(config.shutdownTimeoutMs);
+    const rt = await started(shutdown, openRuntime('scheduler', config));
     const producer = new QueueProducer({ url: config.redisUrl, prefix: config.queuePrefix }, jobs, rt.log);
+    shutdown.add(() => producer.close());
     const scheduler = startScheduler(producer, schedules(config), rt.log);
-    onShutdown(rt.log, config.shutdownTimeoutMs, [() => scheduler.close(), () => producer.close(), () => closeRuntime(rt)]);
+    shutdown.add(() => scheduler.close());
     return -1;
   },
   /** Development: API, workers and scheduler in one process, shut down in that order. */
   async start(config, flags) {
-    const rt = await openRuntime('vellum', config);
-    const http = await startServer(rt);
-    const workers = workersFromFlags(rt, flags);
+    const shutdown = new Shutdown(config.shutdownTimeoutMs);
+    const rt = await started(shutdown, openRuntime('vellum', config));
     const producer = new QueueProducer({ url: config.redisUrl, prefix: config.queuePrefix }, jobs, rt.log);
+    shutdown.add(() => producer.close());
     const scheduler = startScheduler(producer, schedules(config), rt.log);
-    onShutdown(rt.log, config.shutdownTimeoutMs, [
-      () => http.close(),
-      () => workers.close(),
-      () => scheduler.close(),
-      () => producer.close(),
-      () => closeRuntime(rt),
-    ]);
+    shutdown.add(() => scheduler.close());
+    const workers = workersFromFlags(rt, flags);
+    shutdown.add(() => workers.close());
+    const http = await startServer(rt);
+    shutdown.add(() => http.close());
     return -1;
   },
   async queues(config, flags) {
@@ -77,6 +79,14 @@ export const processCommands: Record<string, ProcessCommand> = {
     return 0;
   },
 };
+
+/** The runtime, with its closing registered as the last shutdown step. */
+async function started(shutdown: Shutdown, opening: Promise<Runtime>): Promise<Runtime> {
+  const rt = await opening;
+  shutdown.useLogger(rt.log);
+  shutdown.add(() => closeRuntime(rt));
+  return rt;
+}
 
 /** Workers for the queues and concurrency given on the command line (validated before anything starts). */
 function workersFromFlags(rt: Runtime, flags: Flags) {
