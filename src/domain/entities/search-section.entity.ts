@@ -31,6 +31,7 @@ export const SearchSectionSchema = defineEntity({
   },
   indexes: [
     { properties: ['space', 'indexKey'] },
+    { properties: ['space', 'pageId'] },
     { name: 'search_sections_tsv_index', expression: 'create index "search_sections_tsv_index" on "search_sections" using gin ("tsv")' },
     {
       name: 'search_sections_title_trgm_index',

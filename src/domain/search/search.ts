@@ -20,7 +20,9 @@ function terms(query: string) {
   return { text: query.slice(0, 512), prefix: words.map((w) => `${w}:*`).join(' & ') };
 }
 
-const MATCH = `(s.tsv @@ websearch_to_tsquery('english', :text) or (:prefix <> '' and s.tsv @@ to_tsquery('english', :prefix)) or s.title % :text)`;
+const FULL_TEXT = `(s.tsv @@ websearch_to_tsquery('english', :text) or (:prefix <> '' and s.tsv @@ to_tsquery('english', :prefix)))`;
+/** Full text, or a title similar to the query: the wider net, cast only when full text finds too little. */
+const MATCH = `(${FULL_TEXT} or s.title % :text)`;
 const RANK = `(ts_rank(s.tsv, websearch_to_tsquery('english', :text)) + case when :prefix <> '' then 0.5 * ts_rank(s.tsv, to_tsquery('english', :prefix)) else 0 end + similarity(s.title, :text))`;
 
 /**
@@ -30,21 +32,33 @@ const RANK = `(ts_rank(s.tsv, websearch_to_tsquery('english', :text)) + case whe
  * and counts are capped accordingly).
  */
 const CANDIDATES = 10_000;
-const hits = (where: string) => `hits as (
+const hits = (where: string, match: string) => `hits as (
   select s.space_id, s.page_id, ${RANK} as score
-  from (select * from search_sections s where ${where} and ${MATCH} limit ${CANDIDATES}) s
+  from (select s.space_id, s.page_id, s.title, s.tsv from search_sections s where ${where} and ${match} limit ${CANDIDATES}) s
 )`;
+
+/**
+ * Title trigram similarity scans far more of the index than full text; it is only worth
+ * it for typos and fragments, so it runs only when full text alone found too little.
+ */
+async function widening<T extends { total: string }>(limit: number, offset: number, query: (match: string) => Promise<T[]>): Promise<T[]> {
+  const strict = await query(FULL_TEXT);
+  const total = Number(strict[0]?.total ?? 0);
+  return offset === 0 && total < limit ? query(MATCH) : strict;
+}
 
 /** Pages of one space whose sections match, best first, each with its best sections. */
 export async function searchSpace(em: EntityManager, spaceId: string, query: string, page: PageRequest) {
   const t = terms(query);
   const offset = decodeOffset(page.page);
-  const ranked = await run<{ page_id: string; total: string }>(
-    em,
-    `with ${hits('s.space_id = :space')},
-     pages as (select page_id, max(score) as score from hits group by page_id)
-     select page_id, count(*) over () as total from pages order by score desc, page_id limit :limit offset :offset`,
-    { space: spaceId, ...t, limit: page.limit, offset },
+  const ranked = await widening(page.limit, offset, (match) =>
+    run<{ page_id: string; total: string }>(
+      em,
+      `with ${hits('s.space_id = :space', match)},
+       pages as (select page_id, max(score) as score from hits group by page_id)
+       select page_id, count(*) over () as total from pages order by score desc, page_id limit :limit offset :offset`,
+      { space: spaceId, ...t, limit: page.limit, offset },
+    ),
   );
   const found = await sectionsFor(em, ranked.map((r) => ({ spaceId, pageId: r.page_id })), t);
   const count = Number(ranked[0]?.total ?? (offset > 0 ? await countPages(em, spaceId, t) : 0));
@@ -56,9 +70,10 @@ export async function searchSpaces(em: EntityManager, spaceIds: string[], query:
   const offset = decodeOffset(page.page);
   if (spaceIds.length === 0) return { items: [] as Array<{ spaceId: string; pages: PageHit[] }>, count: 0 };
   const t = terms(query);
-  const rows = await run<{ space_id: string; total: string; page_id: string }>(
+  const rows = await widening(page.limit, offset, (match) =>
+    run<{ space_id: string; total: string; page_id: string }>(
     em,
-    `with ${hits('s.space_id in (:spaces)')},
+    `with ${hits('s.space_id in (:spaces)', match)},
      pages as (select space_id, page_id, max(score) as score from hits group by space_id, page_id),
      ranked_pages as (select space_id, page_id, row_number() over (partition by space_id order by score desc, page_id) as n from pages),
      best as (select space_id, max(score) as score from pages group by space_id),
@@ -66,6 +81,7 @@ export async function searchSpaces(em: EntityManager, spaceIds: string[], query:
      select c.space_id, c.total, r.page_id from chosen c join ranked_pages r on r.space_id = c.space_id and r.n <= ${PAGES_PER_SPACE}
      order by c.score desc, c.space_id, r.n`,
     { spaces: spaceIds, ...t, limit: page.limit, offset },
+    ),
   );
   const order = [...new Set(rows.map((r) => r.space_id))];
   const pages = await sectionsFor(em, rows.map((r) => ({ spaceId: r.space_id, pageId: r.page_id })), t);
