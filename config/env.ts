@@ -35,6 +35,8 @@ const EnvSchema = z.object({
   /** When the bin is emptied (cron, default hourly) and how long deleted spaces stay restorable. */
   PURGE_SCHEDULE: z.string().refine((v) => cron.validate(v), 'expected a cron expression').default('0 * * * *'),
   SPACE_RETENTION_DAYS: z.coerce.number().min(0).max(3650).default(7),
+  /** When OpenAPI specifications with a URL are checked for updates (cron, default every 6 hours). */
+  OPENAPI_REFRESH_SCHEDULE: z.string().refine((v) => cron.validate(v), 'expected a cron expression').default('0 */6 * * *'),
   /** Where file bytes are kept (local disk store). */
   STORAGE_DIR: z.string().min(1).default('.data/storage'),
   /** `local` (STORAGE_DIR) or `s3` (the S3_* variables, any S3-compatible store). */
@@ -70,6 +72,7 @@ export type Config = {
   jobLockMs: number;
   purgeSchedule: string;
   spaceRetentionDays: number;
+  openapiRefreshSchedule: string;
   storageDir: string;
   storage: { driver: 'local' } | { driver: 's3'; endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string; prefix?: string };
   signingSecret: string | undefined;
@@ -104,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobLockMs: e.JOB_LOCK_MS,
     purgeSchedule: e.PURGE_SCHEDULE,
     spaceRetentionDays: e.SPACE_RETENTION_DAYS,
+    openapiRefreshSchedule: e.OPENAPI_REFRESH_SCHEDULE,
     storageDir: e.STORAGE_DIR,
     storage: storageConfig(e),
     signingSecret: e.SIGNING_SECRET,

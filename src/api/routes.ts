@@ -6,6 +6,8 @@ import { linksRoutes } from './content/links.router.ts';
 import { searchRoutes } from './search/search.router.ts';
 import { gitRoutes } from './imports/git.router.ts';
 import { importRunRoutes } from './imports/import-runs.router.ts';
+import { openapiRoutes } from './openapi/openapi.router.ts';
+import { openapiVersionRoutes } from './openapi/openapi-versions.router.ts';
 import type { AnyRoute } from './http/route.ts';
 import { invitesRoutes } from './invites/invites.router.ts';
 import { membersRoutes } from './members/members.router.ts';
@@ -32,4 +34,6 @@ export const allRoutes: AnyRoute[] = [
   ...searchRoutes,
   ...gitRoutes,
   ...importRunRoutes,
+  ...openapiRoutes,
+  ...openapiVersionRoutes,
 ];

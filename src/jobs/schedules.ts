@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Config } from '../../config/env.ts';
 import type { JobDefinition } from './define-job.ts';
 import { DAY_MS, purgeSpacesJob } from './purge-spaces.job.ts';
+import { openapiRefreshJob } from './openapi-refresh.job.ts';
 
 export type ScheduleDefinition<S extends z.ZodType = z.ZodType> = {
   /** Stable name: part of every tick's job id. */
@@ -25,5 +26,6 @@ export function schedules(config: Config): ScheduleDefinition[] {
       job: purgeSpacesJob,
       payload: () => ({ retentionMs: config.spaceRetentionDays * DAY_MS }),
     }),
+    defineSchedule({ name: 'openapi-refresh', cron: config.openapiRefreshSchedule, job: openapiRefreshJob, payload: () => ({}) }),
   ] as ScheduleDefinition[];
 }

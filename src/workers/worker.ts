@@ -6,6 +6,7 @@ import { JobOutbox } from '../jobs/outbox.ts';
 import { QueueProducer, type QueueConnection } from '../jobs/producer.ts';
 import type { QueueName } from '../jobs/queues.ts';
 import { relayOutbox } from '../jobs/relay.ts';
+import { closeParsePool } from '../domain/openapi/parse-pool.ts';
 import type { Orm } from '../domain/orm.ts';
 import { RELAY_BATCH_SIZE, RELAY_GRACE_MS, RELAY_INTERVAL_MS, workerLockSettings } from './settings.ts';
 
@@ -67,6 +68,8 @@ export function startWorkers(opts: WorkerOptions): RunningWorkers {
       clearInterval(timer);
       await Promise.all(workers.map((w) => w.close()));
       await producer.close();
+      // Parsing threads (OpenAPI) stop with the workers that use them.
+      await closeParsePool();
     },
   };
 }

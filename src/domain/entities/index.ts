@@ -4,6 +4,8 @@ import { CollectionSchema } from './collection.entity.ts';
 import { FileEntrySchema } from './file-entry.entity.ts';
 import { GitImportSchema } from './git-import.entity.ts';
 import { ImportRunSchema } from './import-run.entity.ts';
+import { OpenApiSpecSchema } from './openapi-spec.entity.ts';
+import { OpenApiSpecVersionSchema } from './openapi-spec-version.entity.ts';
 import { InstanceSettingSchema } from './instance-setting.entity.ts';
 import { PageBodySchema } from './page-body.entity.ts';
 import { PageNodeSchema } from './page-node.entity.ts';
@@ -45,4 +47,6 @@ export const entities = [
   SearchSectionSchema,
   GitImportSchema,
   ImportRunSchema,
+  OpenApiSpecSchema,
+  OpenApiSpecVersionSchema,
 ];
