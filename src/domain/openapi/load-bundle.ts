@@ -6,7 +6,8 @@ export type BundleLimits = { maxFiles: number; maxFileBytes: number; maxTotalByt
 export const DEFAULT_BUNDLE_LIMITS: BundleLimits = { maxFiles: 50, maxFileBytes: 20 * 1024 * 1024, maxTotalBytes: 50 * 1024 * 1024, timeoutMs: 30_000 };
 
 export type Problem = { message: string; code?: string };
-export type Bundle = { entry: string; files: Record<string, unknown>; aliases: Record<string, string[]>; fetchState: FetchState };
+/** Files by path, each as canonical JSON text (see parse-worker). */
+export type Bundle = { entry: string; files: Record<string, string>; aliases: Record<string, string[]>; fetchState: FetchState };
 export type BundleResult = { kind: 'unchanged' } | ({ kind: 'loaded' } & Bundle) | { kind: 'failed'; code: ProcessErrorCode; errors: Problem[] };
 
 class BundleError extends Error {
@@ -51,7 +52,7 @@ async function allUnchanged(http: GuardedHttp, previous: FetchState, limits: Bun
 }
 
 async function load(http: GuardedHttp, source: { url: string } | { text: string }, limits: BundleLimits): Promise<Bundle> {
-  const files: Record<string, unknown> = {};
+  const files: Record<string, string> = {};
   const aliases: Record<string, string[]> = {};
   const fetchState: FetchState = {};
   let total = 0;
@@ -81,7 +82,7 @@ async function load(http: GuardedHttp, source: { url: string } | { text: string 
     const text = next.text ?? (await download(next.url!));
     const path = next.url ? keyOf(next.url) : entry;
     const parsed = await parse(path, text);
-    files[path] = parsed.doc;
+    files[path] = parsed.json;
     for (const ref of parsed.refs) {
       const target = resolveRef(ref, next.url, path);
       const names = (aliases[keyOf(target)] ??= []);

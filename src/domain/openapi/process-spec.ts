@@ -1,9 +1,9 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { canonicalJson, contentHash } from '../content/hashing.ts';
 import { OpenApiSpecVersion } from '../entities/openapi-spec-version.entity.ts';
 import { OpenApiSpec, type ProcessErrorCode } from '../entities/openapi-spec.entity.ts';
 import type { GuardedHttp } from '../net/guarded-http.ts';
+import { newId } from '../shared/ids.ts';
 import { DEFAULT_BUNDLE_LIMITS, loadBundle, type BundleLimits, type Problem } from './load-bundle.ts';
 import { validateInWorker } from './parse-pool.ts';
 
@@ -31,13 +31,21 @@ export async function processSpec(em: EntityManager, http: GuardedHttp, specId: 
   const checked = await validateInWorker({ entry: bundle.entry, files: bundle.files, aliases: bundle.aliases });
   if (!checked.valid) return finish(em, specId, sourceKey, now(), { code: 'PARSE_ERROR', errors: checked.errors }, 'failed');
 
-  const hash = contentHash(canonicalJson({ entry: bundle.entry, files: bundle.files }));
   return finish(em, specId, sourceKey, now(), {}, 'same-content', async (tx, locked) => {
     const latest = await tx.findOne(OpenApiSpecVersion, { spec: locked }, { orderBy: { createdAt: 'desc', id: 'desc' } });
     locked.fetchState = bundle.fetchState;
-    if (latest?.contentHash === hash) return 'same-content';
-    const version = tx.create(OpenApiSpecVersion, { spec: locked, contentHash: hash, entry: bundle.entry, filesystem: bundle.files, createdAt: now() });
-    locked.lastVersion = version.id;
+    if (latest?.contentHash === checked.hash) return 'same-content';
+    // Inserted from the worker's canonical text: the main thread never serializes the document.
+    const id = newId();
+    await tx.execute('insert into openapi_spec_versions (id, spec_id, content_hash, entry, filesystem, created_at) values (?, ?, ?, ?, ?::jsonb, ?)', [
+      id,
+      locked.id,
+      checked.hash,
+      bundle.entry,
+      checked.filesystem,
+      now(),
+    ]);
+    locked.lastVersion = id;
     return 'new-version';
   });
 }
