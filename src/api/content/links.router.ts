@@ -72,6 +72,12 @@ function linksPage(links: ResolvedLink[], where: Where, query: z.infer<typeof Li
   return { ...page, stats, items: page.items.map((i) => i.body) };
 }
 
+/** The pages these links come from, each once, as a page of locations. */
+function backlinks(from: ResolvedLink[], where: Where, query: z.infer<typeof PagingQuery>) {
+  const page = pageOfList([...new Set(from.map((l) => l.from))], (id) => id, query);
+  return { ...page, items: page.items.map((id) => location(where, id)) };
+}
+
 async function revisionLinks(em: Parameters<typeof readRevision>[0], actor: Parameters<typeof readRevision>[1], spaceId: string, deps: ApiDeps) {
   const r = await readRevision(em, actor, spaceId);
   const tree = await r.tree();
@@ -121,9 +127,8 @@ export const linksRoutes = [
     async handle({ actor, em, params, query, deps }) {
       const { tree, links, where } = await revisionLinks(em, actor, params.spaceId, deps);
       if (!findInTree(tree, params.pageId)) throw notFound('Page');
-      const from = links.filter((l) => (l.target.kind === 'page' || l.target.kind === 'anchor') && l.target.page === params.pageId && l.from !== params.pageId);
-      const page = pageOfList([...new Set(from.map((l) => l.from))], (id) => id, query);
-      return { status: 200, body: { ...page, items: page.items.map((id) => location(where, id)) } };
+      const toPage = (l: ResolvedLink) => (l.target.kind === 'page' || l.target.kind === 'anchor') && l.target.page === params.pageId && l.from !== params.pageId;
+      return { status: 200, body: backlinks(links.filter(toPage), where, query) };
     },
   }),
   defineRoute({
@@ -142,9 +147,7 @@ export const linksRoutes = [
       const tree = await r.tree();
       const links = await resolveLinks(em, tree, files, deps.config.appUrl);
       const where = whereOf(r, tree, deps);
-      const from = links.filter((l) => l.target.kind === 'file' && l.target.file === params.fileId);
-      const page = pageOfList([...new Set(from.map((l) => l.from))], (id) => id, query);
-      return { status: 200, body: { ...page, items: page.items.map((id) => location(where, id)) } };
+      return { status: 200, body: backlinks(links.filter((l) => l.target.kind === 'file' && l.target.file === params.fileId), where, query) };
     },
   }),
 ];
