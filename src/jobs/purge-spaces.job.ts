@@ -1,8 +1,11 @@
 import { z } from 'zod';
+import { collectGarbage } from '../domain/content/collect-garbage.ts';
 import { purgeDeletedSpaces } from '../domain/content/purge.ts';
 import { defineJob } from './define-job.ts';
 
 export const DAY_MS = 24 * 3600 * 1000;
+/** Content younger than this is never swept: a long write (an import) may be about to name it. */
+const CONTENT_GRACE_MS = 3600 * 1000;
 const BATCH_SIZE = 100;
 
 /**
@@ -20,7 +23,9 @@ export const purgeSpacesJob = defineJob({
       batchSize: BATCH_SIZE,
       onBatch: (purged) => ctx.reportProgress({ purged }),
     });
-    if (result.purged) ctx.log.info(result, 'purged deleted spaces');
-    return result;
+    // Content is shared by hash: what only the purged spaces used is found by reachability.
+    const collected = await collectGarbage(ctx.em, ctx.services.blobs, ctx.clock.now(), CONTENT_GRACE_MS, { sweep: result.purged > 0 });
+    if (result.purged) ctx.log.info({ ...result, collected }, 'purged deleted spaces');
+    return { ...result, collected };
   },
 });

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Revision, type RevisionGit, type RevisionType } from '../entities/revision.entity.ts';
 import type { Space } from '../entities/space.entity.ts';
 import { newId } from '../shared/ids.ts';
+import { holdContentWriteLock } from './content-lock.ts';
 import { storePageTree, type PageSpec } from './page-tree.ts';
 
 export type RevisionInput = {
@@ -21,7 +22,14 @@ export type RevisionInput = {
  * and the space's pointer change in one transaction (`em` is the caller's).
  */
 export async function commitRevision(em: EntityManager, space: Space, input: RevisionInput): Promise<Revision> {
-  const { roots } = await storePageTree(em, input.pages);
+  return em.transactional(async (tx) => {
+    await holdContentWriteLock(tx);
+    const { roots } = await storePageTree(tx, input.pages);
+    return storeRevision(tx, space, roots, input);
+  });
+}
+
+async function storeRevision(em: EntityManager, space: Space, roots: string[], input: RevisionInput): Promise<Revision> {
   const revision = em.create(Revision, {
     id: newId(),
     space,

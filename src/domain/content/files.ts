@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { FileEntry } from '../entities/file-entry.entity.ts';
 import { newId } from '../shared/ids.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
+import { holdContentWriteLock } from './content-lock.ts';
 import { canonicalJson, contentHash } from './hashing.ts';
 
 export type FileSpec = { id?: string; name: string; contentType: string; bytes: Buffer; gitPath?: string | null };
@@ -13,6 +14,13 @@ export type FileSpec = { id?: string; name: string; contentType: string; bytes: 
  * never points at bytes that are not there.
  */
 export async function storeFiles(em: EntityManager, blobs: BlobStore, specs: FileSpec[]): Promise<string[]> {
+  return em.transactional(async (tx) => {
+    await holdContentWriteLock(tx);
+    return storeEach(tx, blobs, specs);
+  });
+}
+
+async function storeEach(em: EntityManager, blobs: BlobStore, specs: FileSpec[]): Promise<string[]> {
   const hashes: string[] = [];
   for (const spec of specs) {
     const blobKey = createHash('sha256').update(spec.bytes).digest('hex');

@@ -19,6 +19,8 @@ export const FileEntrySchema = defineEntity({
     gitPath: p.string().length(1024).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
+  // The content sweep asks whether any entry still uses a blob.
+  indexes: [{ properties: ['blobKey'] }],
 });
 
 export class FileEntry extends FileEntrySchema.class {}

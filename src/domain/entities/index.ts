@@ -1,5 +1,6 @@
 import { AgentInstructionsSchema } from './agent-instructions.entity.ts';
 import { ApiTokenSchema } from './api-token.entity.ts';
+import { BlobTombstoneSchema } from './blob-tombstone.entity.ts';
 import { CollectionSchema } from './collection.entity.ts';
 import { FileEntrySchema } from './file-entry.entity.ts';
 import { GitImportSchema } from './git-import.entity.ts';
@@ -49,4 +50,5 @@ export const entities = [
   ImportRunSchema,
   OpenApiSpecSchema,
   OpenApiSpecVersionSchema,
+  BlobTombstoneSchema,
 ];

@@ -29,6 +29,8 @@ export const PageNodeSchema = defineEntity({
     children: p.array().default([]),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
+  // The content sweep asks which bodies any node still names.
+  indexes: [{ properties: ['bodyHash'] }],
 });
 
 export class PageNode extends PageNodeSchema.class {}

@@ -8,6 +8,7 @@ import { Migration20261121213932_git_imports } from './Migration20261121213932_g
 import { Migration20261121214129_import_runs } from './Migration20261121214129_import_runs.ts';
 import { Migration20261121215949_search_page_index } from './Migration20261121215949_search_page_index.ts';
 import { Migration20261121220345_openapi } from './Migration20261121220345_openapi.ts';
+import { Migration20261121220956_content_sweep } from './Migration20261121220956_content_sweep.ts';
 
 /**
  * Every migration, in order. Listed explicitly so that runs do not depend on
@@ -24,4 +25,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121214129_import_runs', class: Migration20261121214129_import_runs },
   { name: 'Migration20261121215949_search_page_index', class: Migration20261121215949_search_page_index },
   { name: 'Migration20261121220345_openapi', class: Migration20261121220345_openapi },
+  { name: 'Migration20261121220956_content_sweep', class: Migration20261121220956_content_sweep },
 ];
