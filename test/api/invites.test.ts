@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Organization } from '../../src/domain/entities/organization.entity.ts';
 import { expectClientError, expectError } from '../support/assertions.ts';
-import { buildMember, buildOrg, buildUser, type Caller } from '../support/factories.ts';
+import { buildCast, buildOrg, buildUser, type Caller } from '../support/factories.ts';
 import { role, startTestApi, type TestApi } from '../support/harness.ts';
 
 let api: TestApi;
@@ -13,9 +13,7 @@ let outsider: Caller;
 beforeAll(async () => {
   api = await startTestApi();
   const em = api.em();
-  ({ org, owner: admin } = await buildOrg(em));
-  editor = await buildMember(em, org, 'edit');
-  outsider = (await buildOrg(em)).owner;
+  ({ org, admin, outsider, members: { edit: editor } } = await buildCast(em, ['edit'] as const));
 });
 afterAll(() => api.close());
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Organization } from '../../src/domain/entities/organization.entity.ts';
 import { expectError } from '../support/assertions.ts';
-import { buildInstallation, buildMember, buildOrg, buildTeam, TEST_CERTIFICATE, type Caller } from '../support/factories.ts';
+import { buildCast, buildInstallation, buildMember, buildOrg, buildTeam, type Caller, TEST_CERTIFICATE } from '../support/factories.ts';
 import { startTestApi, type TestApi } from '../support/harness.ts';
 
 let api: TestApi;
@@ -20,9 +20,7 @@ const valid = () => ({
 beforeAll(async () => {
   api = await startTestApi();
   const em = api.em();
-  ({ org, owner: admin } = await buildOrg(em));
-  editor = await buildMember(em, org, 'edit');
-  outsider = (await buildOrg(em)).owner;
+  ({ org, admin, outsider, members: { edit: editor } } = await buildCast(em, ['edit'] as const));
 });
 afterAll(() => api.close());
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Organization } from '../../src/domain/entities/organization.entity.ts';
 import { expectClientError, expectError } from '../support/assertions.ts';
-import { buildMember, buildOrg, buildTeam, type Caller } from '../support/factories.ts';
+import { buildCast, buildMember, buildTeam, type Caller } from '../support/factories.ts';
 import { teamRole, startTestApi, type TestApi } from '../support/harness.ts';
 
 let api: TestApi;
@@ -15,11 +15,7 @@ let outsider: Caller;
 beforeAll(async () => {
   api = await startTestApi();
   const em = api.em();
-  ({ org, owner: admin } = await buildOrg(em));
-  editor = await buildMember(em, org, 'edit');
-  reader = await buildMember(em, org, 'read');
-  guest = await buildMember(em, org, null);
-  outsider = (await buildOrg(em)).owner;
+  ({ org, admin, outsider, members: { edit: editor, read: reader, guest } } = await buildCast(em, ['edit', 'read', 'guest'] as const));
 });
 afterAll(() => api.close());
 

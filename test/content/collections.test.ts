@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Collection } from '../../src/domain/entities/collection.entity.ts';
 import type { Organization } from '../../src/domain/entities/organization.entity.ts';
 import { expectError } from '../support/assertions.ts';
-import { buildCollection, buildMember, buildOrg, buildSpace, type Caller } from '../support/factories.ts';
+import { buildCast, buildCollection, buildMember, buildOrg, buildSpace, type Caller } from '../support/factories.ts';
 import { role, startTestApi, type TestApi } from '../support/harness.ts';
 
 let api: TestApi;
@@ -16,11 +16,7 @@ let outsider: Caller;
 beforeAll(async () => {
   api = await startTestApi();
   const em = api.em();
-  ({ org, owner: admin } = await buildOrg(em));
-  creator = await buildMember(em, org, 'create');
-  reader = await buildMember(em, org, 'read');
-  guest = await buildMember(em, org, null);
-  outsider = (await buildOrg(em)).owner;
+  ({ org, admin, outsider, members: { create: creator, read: reader, guest } } = await buildCast(em, ['create', 'read', 'guest'] as const));
 });
 afterAll(() => api.close());
 

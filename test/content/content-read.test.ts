@@ -3,7 +3,7 @@ import type { Organization } from '../../src/domain/entities/organization.entity
 import type { Space } from '../../src/domain/entities/space.entity.ts';
 import { storePageTree, type PageSpec } from '../../src/domain/content/page-tree.ts';
 import { expectClientError, expectError } from '../support/assertions.ts';
-import { buildContent, buildMember, buildOrg, buildSpace, type Caller } from '../support/factories.ts';
+import { buildCast, buildContent, buildMember, buildSpace, type Caller } from '../support/factories.ts';
 import { startTestApi, type TestApi } from '../support/harness.ts';
 
 let api: TestApi;
@@ -27,9 +27,7 @@ const pages: PageSpec[] = [
 beforeAll(async () => {
   api = await startTestApi();
   const em = api.em();
-  ({ org, owner: admin } = await buildOrg(em));
-  reader = await buildMember(em, org, 'read');
-  outsider = (await buildOrg(em)).owner;
+  ({ org, admin, outsider, members: { read: reader } } = await buildCast(em, ['read'] as const));
   space = await buildSpace(em, org, admin);
   await buildContent(em, space, pages, [{ name: 'logo.png', contentType: 'image/png', bytes: Buffer.from('not really a png') }], api.rt.blobs);
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Organization } from '../../src/domain/entities/organization.entity.ts';
 import type { Space } from '../../src/domain/entities/space.entity.ts';
 import { expectError } from '../support/assertions.ts';
-import { buildContent, buildMember, buildOrg, buildSpace, type Caller } from '../support/factories.ts';
+import { buildCast, buildContent, buildSpace, type Caller } from '../support/factories.ts';
 import { startTestApi, type TestApi } from '../support/harness.ts';
 
 let api: TestApi;
@@ -16,9 +16,7 @@ let fileId: string;
 beforeAll(async () => {
   api = await startTestApi();
   const em = api.em();
-  ({ org, owner: admin } = await buildOrg(em));
-  reader = await buildMember(em, org, 'read');
-  outsider = (await buildOrg(em)).owner;
+  ({ org, admin, outsider, members: { read: reader } } = await buildCast(em, ['read'] as const));
   space = await buildSpace(em, org, admin);
   const revision = await buildContent(
     em,

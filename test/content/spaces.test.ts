@@ -3,7 +3,7 @@ import { Revision } from '../../src/domain/entities/revision.entity.ts';
 import type { Organization } from '../../src/domain/entities/organization.entity.ts';
 import { fixedClock } from '../../src/domain/shared/clock.ts';
 import { expectClientError, expectError } from '../support/assertions.ts';
-import { buildCollection, buildMember, buildOrg, buildSpace, buildTeam, type Caller } from '../support/factories.ts';
+import { buildCast, buildCollection, buildMember, buildOrg, buildSpace, buildTeam, type Caller } from '../support/factories.ts';
 import { role, startTestApi, type TestApi } from '../support/harness.ts';
 
 const clock = fixedClock(new Date('2026-06-01T12:00:00Z'));
@@ -20,12 +20,7 @@ let outsider: Caller;
 beforeAll(async () => {
   api = await startTestApi({}, { clock });
   const em = api.em();
-  ({ org, owner: admin } = await buildOrg(em));
-  creator = await buildMember(em, org, 'create');
-  editor = await buildMember(em, org, 'edit');
-  reader = await buildMember(em, org, 'read');
-  guest = await buildMember(em, org, null);
-  outsider = (await buildOrg(em)).owner;
+  ({ org, admin, outsider, members: { create: creator, edit: editor, read: reader, guest } } = await buildCast(em, ['create', 'edit', 'read', 'guest'] as const));
 });
 afterAll(() => api.close());
 

@@ -6,7 +6,7 @@ import { expectError } from '../support/assertions.ts';
 import { QueueProducer } from '../../src/jobs/producer.ts';
 import { jobs } from '../../src/jobs/registry.ts';
 import { testRedisUrl } from '../support/test-env.ts';
-import { buildContent, buildMember, buildOrg, buildSpace, type Caller } from '../support/factories.ts';
+import { buildCast, buildContent, buildMember, buildOrg, buildSpace, type Caller } from '../support/factories.ts';
 import { startTestApi, type TestApi } from '../support/harness.ts';
 
 let api: TestApi;
@@ -19,10 +19,7 @@ let outsider: Caller;
 beforeAll(async () => {
   api = await startTestApi();
   const em = api.em();
-  ({ org, owner: admin } = await buildOrg(em));
-  editor = await buildMember(em, org, 'edit');
-  reader = await buildMember(em, org, 'read');
-  outsider = (await buildOrg(em)).owner;
+  ({ org, admin, outsider, members: { edit: editor, read: reader } } = await buildCast(em, ['edit', 'read'] as const));
 });
 afterAll(() => api.close());
 

@@ -5,7 +5,7 @@ import { GuardedHttp, parseAllowlist } from '../../src/domain/net/guarded-http.t
 import { gitImportJob } from '../../src/jobs/git-import.job.ts';
 import type { RunningWorkers } from '../../src/workers/worker.ts';
 import { expectError } from '../support/assertions.ts';
-import { buildMember, buildOrg, buildSpace, type Caller } from '../support/factories.ts';
+import { buildCast, buildSpace, type Caller } from '../support/factories.ts';
 import { serveGit, TestRepository } from '../support/git-server.ts';
 import { startTestApi, startTestWorkers, type TestApi } from '../support/harness.ts';
 import { testJobServices } from '../support/test-env.ts';
@@ -35,9 +35,7 @@ let workers: RunningWorkers;
 beforeAll(async () => {
   api = await startTestApi();
   const em = api.em();
-  ({ org, owner: admin } = await buildOrg(em));
-  reader = await buildMember(em, org, 'read');
-  outsider = (await buildOrg(em)).owner;
+  ({ org, admin, outsider, members: { read: reader } } = await buildCast(em, ['read'] as const));
   repo = await TestRepository.create('docs', FILES);
   git = await serveGit(repo.root);
   workers = startTestWorkers(api, ['imports', 'search']);

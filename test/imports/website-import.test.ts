@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Organization } from '../../src/domain/entities/organization.entity.ts';
 import type { RunningWorkers } from '../../src/workers/worker.ts';
 import { expectError } from '../support/assertions.ts';
-import { buildContent, buildMember, buildOrg, buildSpace, type Caller } from '../support/factories.ts';
+import { buildCast, buildContent, buildSpace, type Caller } from '../support/factories.ts';
 import { startTestApi, startTestWorkers, type TestApi } from '../support/harness.ts';
 import { waitFor } from '../support/test-jobs.ts';
 
@@ -29,9 +29,7 @@ let workers: RunningWorkers;
 beforeAll(async () => {
   api = await startTestApi();
   const em = api.em();
-  ({ org, owner: admin } = await buildOrg(em));
-  reader = await buildMember(em, org, 'read');
-  outsider = (await buildOrg(em)).owner;
+  ({ org, admin, outsider, members: { read: reader } } = await buildCast(em, ['read'] as const));
   server = createServer((req, res) => {
     if (req.url === '/docs/to-metadata.html') return res.writeHead(302, { location: 'http://169.254.169.254/latest/' }).end();
     const page = SITE[req.url!.split('?')[0]!];

@@ -6,7 +6,7 @@ import { DEFAULT_BUNDLE_LIMITS } from '../../src/domain/openapi/load-bundle.ts';
 import { processSpec } from '../../src/domain/openapi/process-spec.ts';
 import type { RunningWorkers } from '../../src/workers/worker.ts';
 import { expectError } from '../support/assertions.ts';
-import { buildMember, buildOrg, type Caller } from '../support/factories.ts';
+import { buildCast, buildMember, type Caller } from '../support/factories.ts';
 import { startTestApi, startTestWorkers, type TestApi } from '../support/harness.ts';
 import { waitFor } from '../support/test-jobs.ts';
 import { MULTI_CATEGORY, MULTI_ENTRY, MULTI_PET, PETSTORE_30, PETSTORE_31, SpecServer, SWAGGER_20 } from './spec-server.ts';
@@ -24,10 +24,7 @@ const http = new GuardedHttp({ allow: parseAllowlist('127.0.0.1'), timeoutMs: 10
 beforeAll(async () => {
   api = await startTestApi();
   const em = api.em();
-  ({ org, owner: admin } = await buildOrg(em));
-  creator = await buildMember(em, org, 'create');
-  editor = await buildMember(em, org, 'edit');
-  outsider = (await buildOrg(em)).owner;
+  ({ org, admin, outsider, members: { create: creator, edit: editor } } = await buildCast(em, ['create', 'edit'] as const));
   server = new SpecServer();
   await server.start();
   server.files.set('/petstore.yaml', { body: PETSTORE_30 });

@@ -89,3 +89,18 @@ export async function buildContent(em: EntityManager, space: Space, pages: PageS
   const fileHashes = files.length ? await storeFiles(em, blobs!, files) : [];
   return commitRevision(em, space, { pages, files: fileHashes, variables: { product: 'Vellum' } });
 }
+
+type CastRole = Exclude<RoleOrGuest, null> | 'guest';
+
+/**
+ * The cast most API tests need: an organization with its admin, one member per role
+ * asked for (`guest` for a member without a role), and an outsider who administers
+ * another organization.
+ */
+export async function buildCast<R extends CastRole>(em: EntityManager, roles: readonly R[]) {
+  const { org, owner: admin } = await buildOrg(em);
+  const members = {} as Record<R, Caller>;
+  for (const role of roles) members[role] = await buildMember(em, org, role === 'guest' ? null : role);
+  const outsider = (await buildOrg(em)).owner;
+  return { org, admin, members, outsider };
+}

@@ -85,6 +85,13 @@ async function revisionLinks(em: Parameters<typeof readRevision>[0], actor: Para
   return { tree, links, where: whereOf(r, tree, deps) };
 }
 
+/** The revision's links, for a page that must be in it (404 otherwise). */
+async function pageLinks(em: Parameters<typeof readRevision>[0], actor: Parameters<typeof readRevision>[1], params: { spaceId: string; pageId: string }, deps: ApiDeps) {
+  const found = await revisionLinks(em, actor, params.spaceId, deps);
+  if (!findInTree(found.tree, params.pageId)) throw notFound('Page');
+  return found;
+}
+
 export const linksRoutes = [
   defineRoute({
     method: 'get',
@@ -110,8 +117,7 @@ export const linksRoutes = [
     query: LinksQuery,
     responses: { 200: { description: 'Links', schema: LinksResponse } },
     async handle({ actor, em, params, query, deps }) {
-      const { tree, links, where } = await revisionLinks(em, actor, params.spaceId, deps);
-      if (!findInTree(tree, params.pageId)) throw notFound('Page');
+      const { links, where } = await pageLinks(em, actor, params, deps);
       return { status: 200, body: linksPage(links.filter((l) => l.from === params.pageId), where, query) };
     },
   }),
@@ -125,8 +131,7 @@ export const linksRoutes = [
     query: PagingQuery,
     responses: { 200: { description: 'Pages linking here', schema: BacklinksResponse } },
     async handle({ actor, em, params, query, deps }) {
-      const { tree, links, where } = await revisionLinks(em, actor, params.spaceId, deps);
-      if (!findInTree(tree, params.pageId)) throw notFound('Page');
+      const { links, where } = await pageLinks(em, actor, params, deps);
       const toPage = (l: ResolvedLink) => (l.target.kind === 'page' || l.target.kind === 'anchor') && l.target.page === params.pageId && l.from !== params.pageId;
       return { status: 200, body: backlinks(links.filter(toPage), where, query) };
     },
