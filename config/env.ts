@@ -13,6 +13,11 @@ const EnvSchema = z.object({
   DATABASE_URL: z
     .url({ protocol: /^postgres(ql)?$/, error: 'expected a postgres:// URL' })
     .default('postgres://postgres:postgres@127.0.0.1:5432/vellum'),
+  /**
+   * PostgreSQL connections each process may hold. API machines × this, plus workers ×
+   * this, must stay under the server's max_connections (or a pooler's limit).
+   */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'expected a redis:// URL' })
     .default('redis://127.0.0.1:6379'),
@@ -30,13 +35,15 @@ const EnvSchema = z.object({
   QUEUE_PREFIX: z.string().regex(/^[\w-]{1,64}$/).default('vellum'),
   /** Concurrency of each worker queue unless --concurrency says otherwise. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(4),
-  /** Job lock and stalled-check period; must be the same for every worker of a deployment. */
-  JOB_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /** Job lock (stalled checks run every half of it: src/workers/settings.ts); the same for every worker of a deployment. */
+  JOB_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
   /** When the bin is emptied (cron, default hourly) and how long deleted spaces stay restorable. */
   PURGE_SCHEDULE: z.string().refine((v) => cron.validate(v), 'expected a cron expression').default('0 * * * *'),
   SPACE_RETENTION_DAYS: z.coerce.number().min(0).max(3650).default(7),
   /** When OpenAPI specifications with a URL are checked for updates (cron, default every 6 hours). */
   OPENAPI_REFRESH_SCHEDULE: z.string().refine((v) => cron.validate(v), 'expected a cron expression').default('0 */6 * * *'),
+  /** When organizations with issues new since their last re-clustering are re-clustered (cron, default hourly at :30). */
+  CLUSTER_SCHEDULE: z.string().refine((v) => cron.validate(v), 'expected a cron expression').default('30 * * * *'),
   /** Where file bytes are kept (local disk store). */
   STORAGE_DIR: z.string().min(1).default('.data/storage'),
   /** `local` (STORAGE_DIR) or `s3` (the S3_* variables, any S3-compatible store). */
@@ -55,10 +62,27 @@ const EnvSchema = z.object({
   VELLUM_OUTBOUND_ALLOWLIST: z.string().refine(isValidAllowlist, 'expected comma-separated host names and CIDR ranges').default(''),
   OUTBOUND_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   OUTBOUND_MAX_BYTES: z.coerce.number().int().min(1024).max(2 ** 31).default(100 * 1024 * 1024),
+  /** Budget of the in-process content cache (revision page trees), in estimated bytes. */
+  CONTENT_CACHE_BYTES: byteSize.default('64mb'),
+  /**
+   * Old-generation heap of each process in MiB, passed to Node by bin/vellum. Without it V8
+   * lets garbage pile up to hundreds of MB before a full collection, so RSS climbs under load.
+   */
+  MAX_HEAP_MB: z.coerce.number().int().min(64).max(65_536).optional(),
+  /** Optional OpenAI-compatible endpoints (src/domain/ai): base URLs such as https://api.openai.com/v1. */
+  EMBEDDINGS_URL: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
+  EMBEDDINGS_MODEL: z.string().min(1).max(200).optional(),
+  EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+  LLM_URL: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
+  LLM_MODEL: z.string().min(1).max(200).optional(),
+  LLM_API_KEY: z.string().min(1).optional(),
+  /** Limit of one call to either endpoint; a failed call is tried once more, then the offline path is used. */
+  AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
 });
 
 export type Config = {
   databaseUrl: string;
+  databasePoolMax: number;
   redisUrl: string;
   port: number;
   host: string;
@@ -73,12 +97,19 @@ export type Config = {
   purgeSchedule: string;
   spaceRetentionDays: number;
   openapiRefreshSchedule: string;
+  clusterSchedule: string;
   storageDir: string;
   storage: { driver: 'local' } | { driver: 's3'; endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string; prefix?: string };
   signingSecret: string | undefined;
   fileUrlTtlSeconds: number;
   outbound: { allowlist: string; timeoutMs: number; maxBytes: number };
+  contentCacheBytes: number;
+  maxHeapMb: number | undefined;
+  ai: { embeddings: AiEndpointConfig | undefined; chat: AiEndpointConfig | undefined; timeoutMs: number };
 };
+
+/** An OpenAI-compatible endpoint: base URL (without trailing slash), model, optional bearer key. */
+export type AiEndpointConfig = { url: string; model: string; apiKey: string | undefined };
 
 export class ConfigError extends Error {}
 
@@ -94,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const publicUrl = stripSlash(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`);
   return {
     databaseUrl: e.DATABASE_URL,
+    databasePoolMax: e.DATABASE_POOL_MAX,
     redisUrl: e.REDIS_URL,
     port: e.PORT,
     host: e.HOST,
@@ -108,12 +140,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     purgeSchedule: e.PURGE_SCHEDULE,
     spaceRetentionDays: e.SPACE_RETENTION_DAYS,
     openapiRefreshSchedule: e.OPENAPI_REFRESH_SCHEDULE,
+    clusterSchedule: e.CLUSTER_SCHEDULE,
     storageDir: e.STORAGE_DIR,
     storage: storageConfig(e),
     signingSecret: e.SIGNING_SECRET,
     fileUrlTtlSeconds: e.FILE_URL_TTL,
     outbound: { allowlist: e.VELLUM_OUTBOUND_ALLOWLIST, timeoutMs: e.OUTBOUND_TIMEOUT_MS, maxBytes: e.OUTBOUND_MAX_BYTES },
+    contentCacheBytes: bytesOf(e.CONTENT_CACHE_BYTES),
+    maxHeapMb: e.MAX_HEAP_MB,
+    ai: {
+      embeddings: aiEndpoint('EMBEDDINGS', e.EMBEDDINGS_URL, e.EMBEDDINGS_MODEL, e.EMBEDDINGS_API_KEY),
+      chat: aiEndpoint('LLM', e.LLM_URL, e.LLM_MODEL, e.LLM_API_KEY),
+      timeoutMs: e.AI_TIMEOUT_MS,
+    },
   };
+}
+
+const UNIT = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 } as const;
+
+/** `64mb` → 67108864 (the same forms as BODY_LIMIT). */
+function bytesOf(size: string): number {
+  const [, amount, unit] = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(size.trim())!;
+  return Math.floor(Number(amount) * UNIT[(unit?.toLowerCase() ?? 'b') as keyof typeof UNIT]);
 }
 
 function stripSlash(url: string): string {
@@ -134,4 +182,18 @@ function storageConfig(e: z.infer<typeof EnvSchema>): Config['storage'] {
     secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
     ...(e.S3_PREFIX ? { prefix: e.S3_PREFIX } : {}),
   };
+}
+
+/**
+ * Each endpoint is all or nothing: a URL needs its model (there is no sensible default
+ * across providers), and a model or key without a URL is a half-done setup, not "off".
+ */
+function aiEndpoint(prefix: 'EMBEDDINGS' | 'LLM', url: string | undefined, model: string | undefined, apiKey: string | undefined): AiEndpointConfig | undefined {
+  if (!url) {
+    const stray = [model && `${prefix}_MODEL`, apiKey && `${prefix}_API_KEY`].filter(Boolean);
+    if (stray.length) throw new ConfigError(`Invalid configuration: ${stray.join(' and ')} set without ${prefix}_URL`);
+    return undefined;
+  }
+  if (!model) throw new ConfigError(`Invalid configuration: ${prefix}_URL needs ${prefix}_MODEL (the model name the endpoint serves)`);
+  return { url: stripSlash(url), model, apiKey };
 }

@@ -1,6 +1,8 @@
 import { Redis } from 'ioredis';
-import { pino, type Logger } from 'pino';
+import { pino, stdSerializers, type DestinationStream, type Logger } from 'pino';
+import { redactText } from './domain/net/redact.ts';
 import { loadConfig, type Config } from '../config/env.ts';
+import { configureTreeCache } from './domain/content/revision-reader.ts';
 import { openOrm, type Orm } from './domain/orm.ts';
 import type { BlobStore } from './domain/storage/blob-store.ts';
 import { LocalDiskStore } from './domain/storage/local-disk-store.ts';
@@ -9,8 +11,21 @@ import { resolve } from 'node:path';
 
 export type Runtime = { config: Config; log: Logger; orm: Orm; redis: Redis; blobs: BlobStore };
 
-export function createLogger(config: Pick<Config, 'logLevel'>, name: string): Logger {
-  return pino({ name, level: config.logLevel });
+/**
+ * Every log line's `err` (a message, or an error) goes through redaction: messages of
+ * failed jobs and outbound calls quote the URLs they failed on, credentials included.
+ */
+export function createLogger(config: Pick<Config, 'logLevel'>, name: string, destination?: DestinationStream): Logger {
+  return pino({ name, level: config.logLevel, serializers: { err: redactedError } }, destination);
+}
+
+function redactedError(err: unknown): unknown {
+  if (typeof err === 'string') return redactText(err);
+  if (err instanceof Error) {
+    const plain = stdSerializers.err(err);
+    return { ...plain, message: redactText(plain.message), stack: plain.stack ? redactText(plain.stack) : plain.stack };
+  }
+  return err;
 }
 
 /**
@@ -25,7 +40,8 @@ export function createProducerRedis(url: string, log: Logger): Redis {
 
 export async function openRuntime(name: string, config: Config = loadConfig()): Promise<Runtime> {
   const log = createLogger(config, name);
-  const orm = await openOrm({ databaseUrl: config.databaseUrl });
+  configureTreeCache(config.contentCacheBytes);
+  const orm = await openOrm({ databaseUrl: config.databaseUrl, poolMax: config.databasePoolMax });
   const redis = createProducerRedis(config.redisUrl, log);
   return { config, log, orm, redis, blobs: openBlobStore(config) };
 }

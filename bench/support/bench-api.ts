@@ -10,6 +10,7 @@ export async function startBenchApi(databaseUrl: string) {
   const base = `http://127.0.0.1:${http.port}`;
   return {
     rt,
+    base,
     async get(path: string, token: string) {
       const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
       if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { issueUserToken } from '../../src/domain/auth/tokens.ts';
-import { ContentAccess } from '../../src/domain/content/content-access.ts';
+import { ContentRoles } from '../../src/domain/content/content-roles.ts';
 import { createSpace } from '../../src/domain/content/spaces.ts';
 import type { Space } from '../../src/domain/entities/space.entity.ts';
 import { createOrganization } from '../../src/domain/organizations/create-organization.ts';
-import { loadOrgAccess } from '../../src/domain/organizations/org-access.ts';
+import { loadOrgView } from '../../src/domain/organizations/org-view.ts';
 import { createUser } from '../../src/domain/organizations/users.ts';
 import { newId } from '../../src/domain/shared/ids.ts';
 
@@ -13,7 +13,7 @@ export async function benchOrg(em: EntityManager) {
   const user = await createUser(em, { email: `bench-${newId().toLowerCase()}@example.test` });
   const token = issueUserToken(em, user);
   const org = await createOrganization(em, { title: `Bench ${newId().slice(0, 6)}`, owner: user });
-  const access = await ContentAccess.load(em, await loadOrgAccess(em, { kind: 'user', user }, org.id));
+  const access = await ContentRoles.load(em, await loadOrgView(em, { kind: 'user', user }, org.id));
   return {
     org,
     token,

@@ -48,7 +48,10 @@ ensure_redis() {
   is_local "$host" || { echo "vellum: Redis at $host:$port is not reachable" >&2; return 1; }
   command -v redis-server >/dev/null || apt_install redis-server
   mkdir -p "$ROOT/.data/redis"
-  redis-server --daemonize yes --bind 127.0.0.1 --port "$port" --save "" --appendonly no \
+  # AOF fsynced every second: a restart keeps the queues (at most a second lost, which the
+  # outbox reconciler makes up). noeviction: BullMQ breaks if Redis drops keys under memory pressure.
+  redis-server --daemonize yes --bind 127.0.0.1 --port "$port" --save "" \
+    --appendonly yes --appendfsync everysec --maxmemory-policy noeviction \
     --dir "$ROOT/.data/redis" --logfile "$ROOT/.data/redis/redis.log" >&2
   wait_for "$host" "$port" Redis
 }

@@ -1,5 +1,7 @@
 import { collectionsRoutes } from './collections/collections.router.ts';
 import { contentRoutes } from './content/content.router.ts';
+import { clustersRoutes } from './conversations/clusters.router.ts';
+import { conversationsRoutes } from './conversations/conversations.router.ts';
 import { downloadRoutes } from './content/download.router.ts';
 import { templateRoutes } from './content/template.router.ts';
 import { linksRoutes } from './content/links.router.ts';
@@ -36,4 +38,6 @@ export const allRoutes: AnyRoute[] = [
   ...importRunRoutes,
   ...openapiRoutes,
   ...openapiVersionRoutes,
+  ...conversationsRoutes,
+  ...clustersRoutes,
 ];

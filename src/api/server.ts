@@ -7,17 +7,38 @@ import { UrlSigner } from '../domain/storage/signed-urls.ts';
 import { jobs } from '../jobs/registry.ts';
 import { QueueProducer } from '../jobs/producer.ts';
 import { createApp } from './app.ts';
+import { drainable } from './http-drain.ts';
 import { Urls } from './http/urls.ts';
 
 export type RunningServer = { server: Server; port: number; metrics: Registry; close(): Promise<void> };
 
-/** Starts the HTTP API. `close` stops accepting, lets in-flight requests finish, then drops idle sockets. */
-export async function startServer(rt: Runtime, opts: { port?: number; host?: string; clock?: Clock } = {}): Promise<RunningServer> {
+/** A request must have arrived whole by then (a body shorter than its Content-Length ends in a 408, not a hang). */
+const REQUEST_TIMEOUT_MS = 60_000;
+const HEADERS_TIMEOUT_MS = 20_000;
+
+/**
+ * Starts the HTTP API. `close` drains (http-drain.ts) within part of the shutdown budget,
+ * leaving the rest for closing queues and the ORM, then closes the producer.
+ */
+export async function startServer(
+  rt: Runtime,
+  opts: { port?: number; host?: string; clock?: Clock; requestTimeoutMs?: number } = {},
+): Promise<RunningServer> {
   const producer = new QueueProducer({ url: rt.config.redisUrl, prefix: rt.config.queuePrefix }, jobs, rt.log);
   const secret = rt.config.signingSecret ?? (await instanceSecret(rt.orm.em.fork(), 'url-signing'));
   const { app, metrics } = createApp({ ...rt, urls: new Urls(rt.config), producer, clock: opts.clock ?? systemClock, signer: new UrlSigner(secret) });
-  const server = createServer(app.callback());
-  server.keepAliveTimeout = 65_000;
+  const requestTimeout = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const server = createServer({
+    requestTimeout,
+    headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout),
+    // How often node looks for requests past those timeouts (its default, 30 s, would add up to that).
+    connectionsCheckingInterval: Math.min(5000, requestTimeout / 2),
+  });
+  const drain = drainable(server, app.callback());
+  server.on('request', drain.listener);
+  // Below the drain budget, so an idle keep-alive connection never outlives a shutdown; a
+  // load balancer in front must time idle connections out sooner than this.
+  server.keepAliveTimeout = Math.min(65_000, Math.floor(rt.config.shutdownTimeoutMs / 2));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? rt.config.port, opts.host ?? rt.config.host, () => resolve());
@@ -29,10 +50,9 @@ export async function startServer(rt: Runtime, opts: { port?: number; host?: str
     server,
     port,
     metrics,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }).then(() => producer.close()),
+    close: async () => {
+      await drain.drain(Math.floor(rt.config.shutdownTimeoutMs * 0.6));
+      await producer.close();
+    },
   };
 }

@@ -4,7 +4,9 @@ import { ConfigError, loadConfig } from '../../config/env.ts';
 import { openOrm } from '../domain/orm.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import { adminCommands } from './admin-commands.ts';
+import { runConversationsCommand } from './conversation-commands.ts';
 import { UsageError } from './cli-error.ts';
+import { isOutboxCommand, runOutboxCommand } from './outbox-commands.ts';
 import { processCommands } from './process-commands.ts';
 
 const USAGE = `Usage: bin/vellum <command> [options]
@@ -16,7 +18,10 @@ Processes:
   start                               API, workers and scheduler in one process (development)
   migrate                             create the database if missing and apply migrations
   migration:create [--name N]         write a migration for entity changes (development)
-  queues [--json]                     job counts per queue
+  queues [--json]                     job counts per queue, and parked outbox rows
+  outbox:parked [--json]              outbox rows that could not be enqueued, with their reason
+  outbox:retry <id> | --all           hand parked rows back to the relay
+  outbox:drop <id>                    give up a parked row's job
 
 Administration (each prints one JSON object with --json):
   users create --email E [--name N]
@@ -24,7 +29,11 @@ Administration (each prints one JSON object with --json):
   members add --org ORG_ID --user EMAIL_OR_USER_ID --role ROLE
   tokens create --user EMAIL_OR_USER_ID
   integrations install --org ORG_ID --name NAME
-  demo                                create (or reuse) a demo organization and print a token`;
+  demo                                create (or reuse) a demo organization and print a token
+
+Conversations:
+  conversations recluster --org ORG [--json]  re-cluster the organization's issues now (a job on
+                                      the conversations queue); waits, prints cluster count and duration`;
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -38,6 +47,7 @@ const OPTIONS = {
   role: { type: 'string' },
   queues: { type: 'string' },
   concurrency: { type: 'string' },
+  all: { type: 'boolean' },
 } as const;
 
 async function main(argv: string[]): Promise<number> {
@@ -59,6 +69,8 @@ async function main(argv: string[]): Promise<number> {
       await orm.close(true);
     }
   }
+  if (positionals[0] === 'conversations') return runConversationsCommand(config, positionals[1], values);
+  if (isOutboxCommand(positionals[0])) return runOutboxCommand(config, positionals[0]!, values, positionals.slice(1));
   const command = processCommands[positionals[0]!];
   if (!command) throw new UsageError(`unknown command "${positionals.join(' ')}" (see bin/vellum --help)`);
   return command(config, values);

@@ -2,13 +2,16 @@ import type { Config } from '../../config/env.ts';
 import { startServer } from '../api/server.ts';
 import { guardedHttpFrom } from '../domain/net/guarded-http.ts';
 import { QueueProducer } from '../jobs/producer.ts';
+import { parkedSummary } from '../jobs/outbox-parked.ts';
 import { queueStats } from '../jobs/queue-stats.ts';
+import { openOrm } from '../domain/orm.ts';
 import { jobs } from '../jobs/registry.ts';
 import { schedules } from '../jobs/schedules.ts';
 import { startScheduler } from '../workers/scheduler.ts';
 import { parseConcurrency, parseQueues } from '../workers/worker-flags.ts';
 import { startWorkers } from '../workers/worker.ts';
 import { migrateDatabase, createMigration } from '../domain/migrate.ts';
+import { aiServicesFrom } from '../domain/ai/ai-services.ts';
 import { closeRuntime, createLogger, openRuntime, type Runtime } from '../runtime.ts';
 import { Shutdown } from '../shutdown.ts';
 
@@ -28,7 +31,7 @@ export const processCommands: Record<string, ProcessCommand> = {
     const shutdown = new Shutdown(config.shutdownTimeoutMs);
     const rt = await started(shutdown, openRuntime('worker', config));
     const running = workersFromFlags(rt, flags);
-    shutdown.add(() => running.close());
+    shutdown.add(({ deadline }) => running.close({ drainUntil: deadline }));
     rt.log.info({ queues: running.workers.map((w) => w.name) }, 'workers started');
     return -1;
   },
@@ -37,7 +40,7 @@ export const processCommands: Record<string, ProcessCommand> = {
     const rt = await started(shutdown, openRuntime('scheduler', config));
     const producer = new QueueProducer({ url: config.redisUrl, prefix: config.queuePrefix }, jobs, rt.log);
     shutdown.add(() => producer.close());
-    const scheduler = startScheduler(producer, schedules(config), rt.log);
+    const scheduler = startScheduler(producer, schedules(config), rt.log, rt.orm);
     shutdown.add(() => scheduler.close());
     return -1;
   },
@@ -47,10 +50,10 @@ export const processCommands: Record<string, ProcessCommand> = {
     const rt = await started(shutdown, openRuntime('vellum', config));
     const producer = new QueueProducer({ url: config.redisUrl, prefix: config.queuePrefix }, jobs, rt.log);
     shutdown.add(() => producer.close());
-    const scheduler = startScheduler(producer, schedules(config), rt.log);
+    const scheduler = startScheduler(producer, schedules(config), rt.log, rt.orm);
     shutdown.add(() => scheduler.close());
     const workers = workersFromFlags(rt, flags);
-    shutdown.add(() => workers.close());
+    shutdown.add(({ deadline }) => workers.close({ drainUntil: deadline }));
     const http = await startServer(rt);
     shutdown.add(() => http.close());
     return -1;
@@ -58,13 +61,21 @@ export const processCommands: Record<string, ProcessCommand> = {
   async queues(config, flags) {
     const log = createLogger({ logLevel: 'silent' }, 'cli');
     const producer = new QueueProducer({ url: config.redisUrl, prefix: config.queuePrefix }, jobs, log);
+    const orm = await openOrm({ databaseUrl: config.databaseUrl, poolMax: 1 });
     try {
-      const stats = await queueStats(producer);
-      if (flags.json) console.log(JSON.stringify({ queues: stats }));
-      else console.table(stats);
+      const [stats, parked] = await Promise.all([queueStats(producer), parkedSummary(orm.em.fork())]);
+      if (flags.json) console.log(JSON.stringify({ queues: stats, parked }));
+      else {
+        console.table(stats);
+        if (parked.length) {
+          console.log('Parked outbox rows (not enqueued until retried: bin/vellum outbox:parked, outbox:retry, outbox:drop):');
+          console.table(parked);
+        }
+      }
       return 0;
     } finally {
       await producer.close();
+      await orm.close(true);
     }
   },
   async migrate(config, flags) {
@@ -99,7 +110,7 @@ function workersFromFlags(rt: Runtime, flags: Flags) {
     queues: parseQueues(flag(flags.queues)),
     concurrency: parseConcurrency(flag(flags.concurrency), config.workerConcurrency),
     lockMs: config.jobLockMs,
-    services: { blobs: rt.blobs, http: guardedHttpFrom(config) },
+    services: { blobs: rt.blobs, http: guardedHttpFrom(config), ai: aiServicesFrom(config, rt.log) },
   });
 }
 

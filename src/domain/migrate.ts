@@ -12,11 +12,15 @@ export async function migrateDatabase(databaseUrl: string): Promise<string[]> {
   }
 }
 
-/** Writes a migration for the difference between the entities and the last snapshot (development). */
+/**
+ * Writes a migration for the difference between the entities and the database once every
+ * existing migration is applied to it (development).
+ */
 export async function createMigration(databaseUrl: string, name?: string): Promise<string | null> {
   const orm = await openOrm({ databaseUrl, poolMax: 2 });
   try {
     await orm.schema.ensureDatabase({ create: true });
+    await orm.migrator.up();
     const result = await orm.migrator.create(undefined, false, false, name);
     return result.diff.up.length > 0 ? result.fileName : null;
   } finally {

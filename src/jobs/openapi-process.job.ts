@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OpenApiSpec } from '../domain/entities/openapi-spec.entity.ts';
 import { processSpec } from '../domain/openapi/process-spec.ts';
 import { defineJob } from './define-job.ts';
 
@@ -16,5 +17,17 @@ export const openapiProcessJob = defineJob({
     const outcome = await processSpec(ctx.em, ctx.services.http, specId, () => ctx.clock.now());
     ctx.log.info({ specId, outcome }, 'openapi spec processed');
     return { outcome };
+  },
+  /** Processing ends (the last good version keeps being served) with the reason it did not finish. */
+  async onFinalFailure({ specId }, error, ctx) {
+    await ctx.em.nativeUpdate(
+      OpenApiSpec,
+      { id: specId, processingState: { $in: ['pending', 'progress'] } },
+      { processingState: 'complete', lastProcessedAt: ctx.clock.now(), lastProcessErrorCode: null, lastProcessedErrors: [{ message: `Processing did not finish: ${error.message}`.slice(0, 2000) }] },
+    );
+  },
+  async unfinished(em, { before, limit }) {
+    const open = await em.find(OpenApiSpec, { processingState: { $in: ['pending', 'progress'] }, updatedAt: { $lt: before } }, { fields: ['id'], orderBy: { updatedAt: 'asc' }, limit });
+    return open.map((spec) => ({ specId: spec.id }));
   },
 });

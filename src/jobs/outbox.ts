@@ -4,12 +4,14 @@ import type { z } from 'zod';
 import { OutboxEntry } from '../domain/entities/outbox-entry.entity.ts';
 import { newId } from '../domain/shared/ids.ts';
 import type { JobDefinition } from './define-job.ts';
+import { dispatchRows, recordDispatch } from './dispatch.ts';
 import type { QueueProducer } from './producer.ts';
 
 /**
  * Records jobs in the outbox table with the change that needs them, and publishes them
  * once that change is committed (the fast path). Whatever publishing misses, the relay
- * in the workers picks up, so accepted work is never lost.
+ * in the workers picks up, and what Redis loses the reconciler enqueues again, so
+ * accepted work is never lost.
  */
 export class JobOutbox {
   private pending: string[] = [];
@@ -33,23 +35,18 @@ export class JobOutbox {
     return this.pending.length;
   }
 
-  /** After commit: enqueue the rows that really were committed, then drop them from the table. */
+  /**
+   * After commit: enqueue the rows that really were committed and mark them enqueued. The
+   * rows stay, as the record of the work, until their jobs have finished.
+   */
   async publish(em: EntityManager): Promise<void> {
     const ids = this.pending.splice(0);
     if (ids.length === 0) return;
     const fresh = em.fork();
     const committed = await fresh.find(OutboxEntry, { id: { $in: ids } });
-    const enqueued: string[] = [];
-    for (const entry of committed) {
-      try {
-        await this.producer.enqueue(entry);
-        enqueued.push(entry.id);
-      } catch (err) {
-        // Redis is not answering: leave this and the rest to the relay rather than wait on each.
-        this.log.warn({ err: (err as Error).message, job: entry.name, id: entry.id }, 'enqueue deferred to the outbox relay');
-        break;
-      }
-    }
-    if (enqueued.length) await fresh.nativeDelete(OutboxEntry, { id: { $in: enqueued } });
+    const out = await dispatchRows(this.producer, committed);
+    // Redis is not answering: the rest is left to the relay rather than waited on.
+    if (out.error) this.log.warn({ err: out.error.message, left: out.left.length }, 'enqueue deferred to the outbox relay');
+    await recordDispatch(fresh, out, new Date(), this.log);
   }
 }

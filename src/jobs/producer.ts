@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Logger } from 'pino';
+import type { ParkCode } from '../domain/entities/outbox-entry.entity.ts';
 import type { JobDefinition } from './define-job.ts';
 import type { QueueName } from './queues.ts';
 
@@ -12,6 +13,19 @@ const KEEP_COMPLETED = { age: 24 * 3600, count: 50_000 };
 const KEEP_FAILED = { age: 14 * 24 * 3600 };
 /** BullMQ waits for a connection before adding; a request must not. */
 const ENQUEUE_TIMEOUT_MS = 3000;
+
+/**
+ * A job that no retry will enqueue: no job of that name is declared in this release (a
+ * rename), or its payload no longer parses. Thrown before anything reaches Redis.
+ */
+export class NotEnqueueableError extends Error {
+  override name = 'NotEnqueueableError';
+  readonly code: ParkCode;
+  constructor(code: ParkCode, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
 
 /**
  * Adds jobs to their queues. Producers fail fast (no offline queue): a Redis outage must
@@ -27,6 +41,11 @@ export class QueueProducer {
     this.connection = connection;
     this.jobs = new Map(jobs.map((j) => [j.name, j]));
     this.log = log;
+  }
+
+  /** The names of the jobs this producer can enqueue (this release's). */
+  get jobNames(): string[] {
+    return [...this.jobs.keys()];
   }
 
   queue(name: QueueName | string): Queue {
@@ -45,7 +64,9 @@ export class QueueProducer {
   /** The outbox row id becomes the job id, so adding the same row twice is a no-op. */
   async enqueue(entry: Enqueueable): Promise<void> {
     const def = this.jobs.get(entry.name);
-    if (!def) throw new Error(`No job is declared with the name "${entry.name}"`);
+    if (!def) throw new NotEnqueueableError('unknown-job', `No job named "${entry.name}" is declared in this release`);
+    const parsed = def.payload.safeParse(entry.payload);
+    if (!parsed.success) throw new NotEnqueueableError('bad-payload', `The payload of ${entry.name} does not parse: ${parsed.error.message}`.slice(0, 2000));
     const adding = this.queue(entry.queue).add(entry.name, entry.payload, {
       jobId: entry.id,
       delay: entry.delayMs,
@@ -57,6 +78,13 @@ export class QueueProducer {
     // If the add lands after the timeout, the relay's later add of the same id is dropped.
     adding.catch(() => undefined);
     await withTimeout(adding, ENQUEUE_TIMEOUT_MS, `Redis did not accept job ${entry.name} in time`);
+  }
+
+  /** Where the job of this id is (`unknown` when Redis does not hold it); bounded like an enqueue. */
+  async jobState(queue: string, id: string): Promise<string> {
+    const reading = this.queue(queue).getJobState(id);
+    reading.catch(() => undefined);
+    return withTimeout(reading, ENQUEUE_TIMEOUT_MS, `Redis did not answer for job ${id} in time`);
   }
 
   /** Closes the queues; a connection that never came up is dropped rather than waited for. */

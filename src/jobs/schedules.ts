@@ -3,6 +3,7 @@ import type { Config } from '../../config/env.ts';
 import type { JobDefinition } from './define-job.ts';
 import { DAY_MS, purgeSpacesJob } from './purge-spaces.job.ts';
 import { openapiRefreshJob } from './openapi-refresh.job.ts';
+import { reclusterDueJob } from './recluster-due.job.ts';
 
 export type ScheduleDefinition<S extends z.ZodType = z.ZodType> = {
   /** Stable name: part of every tick's job id. */
@@ -27,5 +28,6 @@ export function schedules(config: Config): ScheduleDefinition[] {
       payload: () => ({ retentionMs: config.spaceRetentionDays * DAY_MS }),
     }),
     defineSchedule({ name: 'openapi-refresh', cron: config.openapiRefreshSchedule, job: openapiRefreshJob, payload: () => ({}) }),
+    defineSchedule({ name: 'conversations-recluster', cron: config.clusterSchedule, job: reclusterDueJob, payload: () => ({}) }),
   ] as ScheduleDefinition[];
 }

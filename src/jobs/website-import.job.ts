@@ -2,16 +2,16 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
-import { commitRevision } from '../domain/content/commit-revision.ts';
+import { commitOnCurrent } from '../domain/content/commit-revision.ts';
 import { specsOf } from '../domain/content/current-pages.ts';
 import type { PageSpec } from '../domain/content/page-tree.ts';
-import { loadRevision } from '../domain/content/revision-reader.ts';
 import { ImportRun } from '../domain/entities/import-run.entity.ts';
 import { Space } from '../domain/entities/space.entity.ts';
 import { crawlWebsite } from '../domain/imports/website-crawl.ts';
 import { OutboundError } from '../domain/net/guarded-http.ts';
+import { redactText } from '../domain/net/redact.ts';
 import { newId } from '../domain/shared/ids.ts';
-import { recordContentChange } from './content-changed.ts';
+import { contentChangeRecorder } from './content-changed.ts';
 import { defineJob } from './define-job.ts';
 
 export const MAX_IMPORTED_PAGES = 100;
@@ -52,29 +52,37 @@ export const websiteImportJob = defineJob({
       if (FINAL.has(locked.status)) return { skipped: true };
       const space = await tx.findOne(Space, { id: locked.space.id });
       if (!space || space.deletedAt) throw new UnrecoverableError('The target space was deleted');
-      const current = await loadRevision(tx, space);
+      // Ids fixed once, so a change rebuilt on a newer revision adds the same pages.
       const imported: PageSpec[] = crawled.map((p) => ({ id: newId(), kind: 'document', title: p.title || 'Untitled', markdown: p.markdown }));
-      const pages = placeUnder(await specsOf(tx, current), imported, locked.parentPage ?? null);
-      await commitRevision(tx, space, { pages, files: current.files, variables: current.variables });
-      recordContentChange(tx, ctx.outbox, space);
+      await commitOnCurrent(
+        tx,
+        space,
+        async (em, current) => ({
+          pages: placeUnder(await specsOf(em, current), imported, locked.parentPage ?? null),
+          files: current.files,
+          variables: current.variables,
+        }),
+        contentChangeRecorder(ctx.outbox),
+      );
       locked.pages = imported.map((p, i) => ({ id: p.id!, sourceURL: crawled[i]!.url }));
       locked.status = 'completed';
       locked.completedAt = ctx.clock.now();
+      await ctx.finishIn?.(tx);
       return { pages: imported.length };
     });
   },
   async onFinalFailure({ runId }, error, ctx) {
     await markFailed(ctx.em, runId, error.message, ctx.clock.now());
   },
+  async unfinished(em, { before, limit }) {
+    const open = await em.find(ImportRun, { status: { $in: ['pending', 'in-progress'] }, createdAt: { $lt: before } }, { fields: ['id'], orderBy: { createdAt: 'asc' }, limit });
+    return open.map((run) => ({ runId: run.id }));
+  },
 });
 
+/** Fails a run that has not ended; one conditional update, so a run that just completed stays completed. */
 export async function markFailed(em: EntityManager, runId: string, message: string, now: Date) {
-  const run = await em.findOne(ImportRun, { id: runId });
-  if (!run || FINAL.has(run.status)) return;
-  run.status = 'failed';
-  run.error = message.slice(0, 2000);
-  run.completedAt = now;
-  await em.flush();
+  await em.nativeUpdate(ImportRun, { id: runId, status: { $in: ['pending', 'in-progress'] } }, { status: 'failed', error: redactText(message).slice(0, 2000), completedAt: now });
 }
 
 /** The imported pages become children of `parentId`, or follow the existing pages when there is none. */

@@ -1,14 +1,30 @@
-import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../domain/shared/clock.ts';
 import type { JobContext, JobDefinition, JobServices } from '../jobs/define-job.ts';
 import { JobOutbox } from '../jobs/outbox.ts';
 import { QueueProducer, type QueueConnection } from '../jobs/producer.ts';
 import type { QueueName } from '../jobs/queues.ts';
-import { relayOutbox } from '../jobs/relay.ts';
+import { finishRow } from '../jobs/outbox-store.ts';
+import type { ReconcileResult } from '../jobs/reconcile.ts';
+import type { RelayResult } from '../jobs/relay.ts';
 import { closeParsePool } from '../domain/openapi/parse-pool.ts';
+import { closeClusterPool } from '../domain/conversations/cluster-pool.ts';
 import type { Orm } from '../domain/orm.ts';
-import { RELAY_BATCH_SIZE, RELAY_GRACE_MS, RELAY_INTERVAL_MS, workerLockSettings } from './settings.ts';
+import { FinalFailures } from './final-failure.ts';
+import { InFlightJobs } from './in-flight.ts';
+import { every } from './periodic.ts';
+import { startOutboxPasses, type OutboxPassTimes, type PassScope } from './outbox-passes.ts';
+import {
+  RELEASE_MARGIN_MS,
+  SWEEP_BATCH_SIZE,
+  SWEEP_GRACE_MS,
+  SWEEP_INTERVAL_MS,
+  UNKNOWN_JOB_RETRY,
+  workerLockSettings,
+} from './settings.ts';
+import { failAttemptIfStalled } from './stall-attempts.ts';
+import { sweepStranded } from './stranded-sweep.ts';
 
 export type WorkerOptions = {
   orm: Orm;
@@ -20,68 +36,95 @@ export type WorkerOptions = {
   lockMs: number;
   services: JobServices;
   clock?: Clock;
-  relayIntervalMs?: number;
-  relayGraceMs?: number;
+  sweepIntervalMs?: number;
+  sweepGraceMs?: number;
+} & OutboxPassTimes;
+
+/** `drainUntil`: when to stop waiting for active jobs and hand them back (epoch ms); no limit when absent. */
+export type CloseOptions = { drainUntil?: number };
+
+export type RunningWorkers = {
+  workers: Worker[];
+  producer: QueueProducer;
+  /** One relay pass: outbox rows not yet enqueued. */
+  relayOnce(scope?: PassScope): Promise<RelayResult>;
+  /** One reconciler pass: enqueued rows whose job Redis no longer holds. */
+  reconcileOnce(scope?: PassScope): Promise<ReconcileResult>;
+  /** One pass of the stranded-record sweep, as if it were `now`. */
+  sweepOnce(now?: Date): Promise<number>;
+  close(opts?: CloseOptions): Promise<void>;
 };
 
-export type RunningWorkers = { workers: Worker[]; producer: QueueProducer; relayOnce(): Promise<number>; close(): Promise<void> };
+type Running = { byName: Map<string, JobDefinition>; producer: QueueProducer; inFlight: InFlightJobs; opts: WorkerOptions; clock: Clock };
 
-/** Starts one BullMQ worker per queue and the outbox relay. `close` lets active jobs finish. */
+/** Starts one BullMQ worker per queue, the outbox relay and reconciler, and the stranded-record sweep. */
 export function startWorkers(opts: WorkerOptions): RunningWorkers {
   const clock = opts.clock ?? systemClock;
   const producer = new QueueProducer(opts.connection, opts.jobs, opts.log);
   const byName = new Map(opts.jobs.map((j) => [j.name, j]));
+  const inFlight = new InFlightJobs();
+  const finalFailures = new FinalFailures(byName, opts.orm, opts.log, clock);
+  const running: Running = { byName, producer, inFlight, opts, clock };
 
   const workers = opts.queues.map((queue) => {
-    const worker = new Worker(queue, (job: Job) => runJob(job, byName, producer, opts, clock), {
+    const worker = new Worker(queue, (job: Job, token?: string) => runJob(job, token!, running), {
       connection: { url: opts.connection.url, maxRetriesPerRequest: null },
       prefix: opts.connection.prefix,
       concurrency: opts.concurrency[queue] ?? opts.concurrency.default,
       ...workerLockSettings(opts.lockMs),
     });
     worker.on('error', (err) => opts.log.error({ queue, err: err.message }, 'worker error'));
-    worker.on('failed', (job, err) => opts.log.warn({ queue, job: job?.name, id: job?.id, err: err.message }, 'job failed'));
+    worker.on('failed', finalFailures.onFailed);
     return worker;
   });
 
-  const relayOnce = () =>
-    relayOutbox(opts.orm.em, producer, clock.now(), { graceMs: opts.relayGraceMs ?? RELAY_GRACE_MS, batchSize: RELAY_BATCH_SIZE });
-  let relaying = false;
-  const timer = setInterval(async () => {
-    if (relaying) return;
-    relaying = true;
-    try {
-      const moved = await relayOnce();
-      if (moved) opts.log.info({ moved }, 'outbox relay enqueued left-behind jobs');
-    } catch (err) {
-      opts.log.warn({ err: (err as Error).message }, 'outbox relay pass failed; will retry');
-    } finally {
-      relaying = false;
-    }
-  }, opts.relayIntervalMs ?? RELAY_INTERVAL_MS);
+  const outboxPasses = startOutboxPasses(opts.orm, producer, clock, opts.log, opts);
+
+  const sweepOnce = (now?: Date) =>
+    sweepStranded(opts.orm.em, producer, opts.jobs, now ? { now: () => now } : clock, opts.log, {
+      graceMs: opts.sweepGraceMs ?? SWEEP_GRACE_MS,
+      batchSize: SWEEP_BATCH_SIZE,
+    });
+  const sweeper = every(opts.sweepIntervalMs ?? SWEEP_INTERVAL_MS, async () => {
+    const ended = await sweepOnce();
+    if (ended) opts.log.warn({ ended }, 'stranded-record sweep ended records whose job was gone');
+  }, opts.log, 'stranded-record sweep');
 
   return {
     workers,
     producer,
-    relayOnce,
-    async close() {
-      clearInterval(timer);
-      await Promise.all(workers.map((w) => w.close()));
+    relayOnce: outboxPasses.relayOnce,
+    reconcileOnce: outboxPasses.reconcileOnce,
+    sweepOnce,
+    async close({ drainUntil }: CloseOptions = {}) {
+      await Promise.all([outboxPasses.stop(), sweeper.stop()]);
+      // Stop taking jobs and let the active ones finish, within the drain budget; then hand
+      // back what is still running, so another worker takes it now rather than after a stall.
+      const closing = Promise.all(workers.map((w) => w.close()));
+      if (drainUntil !== undefined && !(await settlesBy(closing, drainUntil - RELEASE_MARGIN_MS))) {
+        const released = await inFlight.releaseAll(opts.log);
+        opts.log.warn({ released }, 'drain budget spent: running jobs handed back to the queue');
+      }
+      await closing;
+      await finalFailures.settled();
       await producer.close();
-      // Parsing threads (OpenAPI) stop with the workers that use them.
+      // Parsing (OpenAPI) and clustering threads stop with the workers that use them.
       await closeParsePool();
+      await closeClusterPool();
     },
   };
 }
 
-async function runJob(job: Job, byName: Map<string, JobDefinition>, producer: QueueProducer, opts: WorkerOptions, clock: Clock) {
+async function runJob(job: Job, token: string, { byName, producer, inFlight, opts, clock }: Running) {
   const def = byName.get(job.name);
-  if (!def) throw new UnrecoverableError(`No job is declared with the name "${job.name}"`);
+  if (!def) return retryUnknownLater(job, token, opts.log);
   const parsed = def.payload.safeParse(job.data);
   if (!parsed.success) throw new UnrecoverableError(`Invalid payload for ${job.name}: ${parsed.error.message}`);
+  await failAttemptIfStalled(job, producer.queue(job.queueName));
   const log = opts.log.child({ job: job.name, jobId: job.id, attempt: job.attemptsMade + 1 });
   const em = opts.orm.em.fork();
   const outbox = new JobOutbox(producer, log);
+  const flight = inFlight.start(job, token);
   const ctx: JobContext = {
     em,
     log,
@@ -90,18 +133,42 @@ async function runJob(job: Job, byName: Map<string, JobDefinition>, producer: Qu
     attempt: job.attemptsMade + 1,
     services: opts.services,
     reportProgress: (progress) => job.updateProgress(progress),
+    signal: flight.signal,
+    finishIn: (tx) => finishRow(tx, job.id),
   };
+  // Failures are counted by BullMQ; a final one runs the job's hook from the `failed` event.
   try {
-    const result = await def.handle(parsed.data, ctx);
+    const result = await flight.run(() => def.handle(parsed.data, ctx));
     await outbox.publish(em);
+    // The job is done: its outbox row, the durable record of it, goes. Failing that is no
+    // reason to run the job again: the reconciler removes rows whose job completed.
+    await finishRow(em, job.id).catch((err) => log.warn({ err: (err as Error).message }, 'outbox row not removed; the reconciler will'));
     return result ?? null;
-  } catch (err) {
-    const final = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    if (final && def.onFinalFailure) {
-      await def.onFinalFailure(parsed.data, err as Error, { em: opts.orm.em.fork(), log, clock, attempt: ctx.attempt }).catch((hookErr) =>
-        log.error({ err: hookErr }, 'final-failure hook failed'),
-      );
-    }
-    throw err;
+  } finally {
+    inFlight.finish(flight);
+  }
+}
+
+/**
+ * A job this worker does not know (a newer release recorded it during a rolling deploy):
+ * back to the queue, delayed and without using an attempt, for a worker that knows it.
+ */
+async function retryUnknownLater(job: Job, token: string, log: Logger): Promise<never> {
+  const delay = Math.min(UNKNOWN_JOB_RETRY.firstMs * 2 ** Math.max(0, job.attemptsStarted - 1), UNKNOWN_JOB_RETRY.maxMs);
+  await job.moveToDelayed(Date.now() + delay, token);
+  log.warn({ job: job.name, id: job.id, retryInMs: delay }, 'no job is declared with this name here; left for a worker that knows it');
+  throw new DelayedError();
+}
+
+/** Whether `promise` settles before `deadline` (epoch ms). */
+async function settlesBy(promise: Promise<unknown>, deadline: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([promise.then(() => true, () => true), expired]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -3,6 +3,7 @@ import type { Organization } from '../../src/domain/entities/organization.entity
 import { expectClientError, expectError } from '../support/assertions.ts';
 import { buildCast, buildOrg, buildUser, type Caller } from '../support/factories.ts';
 import { role, startTestApi, type TestApi } from '../support/harness.ts';
+import { expectPublishedShape } from '../support/published-schema.ts';
 
 let api: TestApi;
 let org: Organization;
@@ -21,11 +22,14 @@ const links = (suffix = '') => `/v1/orgs/${org.id}/link-invites${suffix}`;
 
 describe('invite links', () => {
   it('creates a link (201) that lets a stranger join with its role', async () => {
-    const { data: invite } = await api.client(admin.token).orgs.createOrganizationInvite(org.id, { role: role('comment') });
+    const created = await api.client(admin.token).orgs.createOrganizationInvite(org.id, { role: role('comment') });
+    expectPublishedShape(created, 'POST', '/orgs/{organizationId}/link-invites');
+    const invite = created.data;
     expect(invite).toMatchObject({ object: 'invite', role: 'comment', redundant: false });
     const stranger = await buildUser(api.em());
     const joined = await api.client(stranger.token).orgs.joinOrganizationWithInvite(org.id, invite.id);
     expect(joined.data).toEqual({});
+    expectPublishedShape(joined, 'POST', '/orgs/{organizationId}/invites/{inviteId}');
     const member = await api.client(admin.token).orgs.getMemberInOrganizationById(org.id, stranger.user.id);
     expect(member.data.role).toBe('comment');
   });
@@ -33,8 +37,11 @@ describe('invite links', () => {
   it('lists, reads, changes and deletes links (205, then 204 when absent)', async () => {
     const client = api.client(admin.token).orgs;
     const { data: invite } = await client.createOrganizationInvite(org.id, { role: role('read') });
-    expect((await client.listOrganizationInviteLinks(org.id)).data.items.map((i) => i.id)).toContain(invite.id);
+    const listed = await client.listOrganizationInviteLinks(org.id);
+    expectPublishedShape(listed, 'GET', '/orgs/{organizationId}/link-invites');
+    expect(listed.data.items.map((i) => i.id)).toContain(invite.id);
     const patched = await client.updateOrganizationInviteById(org.id, invite.id, { role: role('edit') });
+    expectPublishedShape(patched, 'PATCH', '/orgs/{organizationId}/link-invites/{inviteId}');
     expect((patched.data as { role?: string }).role).toBe('edit');
     expect((await api.request('DELETE', links(`/${invite.id}`), { token: admin.token })).status).toBe(205);
     expect((await api.request('DELETE', links(`/${invite.id}`), { token: admin.token })).status).toBe(204);
@@ -51,6 +58,12 @@ describe('invite links', () => {
     expectError(await api.request('POST', `/v1/orgs/${o.id}/invites/${invite.id}`, { token: stranger.token }), 403, /disabled/);
   });
 
+  it('makes a link for guests (role null)', async () => {
+    const res = await api.client(admin.token).orgs.createOrganizationInvite(org.id, { role: null });
+    expectPublishedShape(res, 'POST', '/orgs/{organizationId}/link-invites');
+    expect(res.data).toMatchObject({ object: 'invite', role: null });
+  });
+
   it('answers 400, 404, other organization and role too low', async () => {
     const { data: invite } = await api.client(admin.token).orgs.createOrganizationInvite(org.id, { role: role('read') });
     expectError(await api.request('POST', links(), { token: admin.token, body: { role: 'chief' } }), 400, /role/);
@@ -61,7 +74,9 @@ describe('invite links', () => {
     expectError(await api.request('POST', links(), { token: editor.token, body: { role: 'read' } }), 403);
     expectError(await api.request('DELETE', links(`/${invite.id}`), { token: editor.token }), 403);
     expectError(await api.request('GET', links(), { token: editor.token }), 403);
-    expect((await api.client(admin.token).orgs.getOrganizationInviteLink(org.id, invite.id)).data.id).toBe(invite.id);
+    const got = await api.client(admin.token).orgs.getOrganizationInviteLink(org.id, invite.id);
+    expectPublishedShape(got, 'GET', '/orgs/{organizationId}/link-invites/{inviteId}');
+    expect(got.data.id).toBe(invite.id);
   });
 });
 
@@ -69,10 +84,12 @@ describe('POST /orgs/{organizationId}/invites', () => {
   it('adds existing users, creates accounts for new addresses and skips members', async () => {
     const existing = await buildUser(api.em());
     const fresh = `new-${Date.now()}@invited.test`;
-    const { data } = await api.client(admin.token).orgs.inviteUsersToOrganization(org.id, {
+    const res = await api.client(admin.token).orgs.inviteUsersToOrganization(org.id, {
       emails: [existing.user.email, { email: fresh, role: role('edit') }, editor.user.email, fresh.toUpperCase()],
       role: role('comment'),
     });
+    expectPublishedShape(res, 'POST', '/orgs/{organizationId}/invites');
+    const { data } = res;
     expect(data.invited).toBe(2);
     expect(data.users).toHaveLength(2);
     expect(data.users).toContain(existing.user.id);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Organization } from '../../src/domain/entities/organization.entity.ts';
 import { expectClientError, expectError } from '../support/assertions.ts';
+import { expectPublishedShape } from '../support/published-schema.ts';
 import { buildInstallation, buildMember, buildOrg, buildUser, type Caller } from '../support/factories.ts';
 import { role, startTestApi, type TestApi } from '../support/harness.ts';
 
@@ -30,6 +31,7 @@ describe('GET /orgs', () => {
     expect(first.data.items).toHaveLength(2);
     expect(first.data.count).toBe(3);
     expect(first.data.next?.page).toEqual(expect.any(String));
+    expectPublishedShape(first, 'GET', '/orgs');
     const second = await api.client(caller.token).orgs.listOrganizationsForAuthenticatedUser({ limit: 2, page: first.data.next!.page });
     expect(second.data.items).toHaveLength(1);
     expect(second.data.next).toBeUndefined();
@@ -48,7 +50,9 @@ describe('GET /orgs', () => {
 
 describe('GET /orgs/{organizationId}', () => {
   it('returns the organization with the caller’s permissions', async () => {
-    const { data } = await api.client(admin.token).orgs.getOrganizationById(orgId);
+    const res = await api.client(admin.token).orgs.getOrganizationById(orgId);
+    expectPublishedShape(res, 'GET', '/orgs/{organizationId}');
+    const { data } = res;
     expect(data).toMatchObject({ object: 'organization', id: orgId, type: 'business', internal_isOnNewTrial: true });
     expect(data.permissions.admin).toBe(true);
     expect(data.urls.location).toBe(`http://vellum.test/v1/orgs/${orgId}`);
@@ -73,7 +77,7 @@ describe('GET /orgs/{organizationId}', () => {
 
 describe('PATCH /orgs/{organizationId}', () => {
   it('updates the given fields and nothing else', async () => {
-    const { data } = await api.client(admin.token).orgs.updateOrganizationById(orgId, {
+    const res = await api.client(admin.token).orgs.updateOrganizationById(orgId, {
       title: 'Renamed org',
       emailDomains: ['Example.TEST', 'example.test'],
       defaultRole: role('comment'),
@@ -81,6 +85,8 @@ describe('PATCH /orgs/{organizationId}', () => {
       logo: 'https://cdn.example.test/logo.png',
       mergeRules: { type: 'rules', rules: [{ rule: 'require_at_least_one_review' }] },
     });
+    expectPublishedShape(res, 'PATCH', '/orgs/{organizationId}');
+    const { data } = res;
     expect(data).toMatchObject({ title: 'Renamed org', emailDomains: ['example.test'], defaultRole: 'comment', inviteLinks: false });
     expect(data.urls.logo).toBe('https://cdn.example.test/logo.png');
     const again = await api.client(admin.token).orgs.getOrganizationById(orgId);
@@ -112,7 +118,9 @@ describe('PATCH /orgs/{organizationId}', () => {
   it('answers 409 when the hostname is taken by another organization', async () => {
     const other = await buildOrg(api.em());
     const hostname = `h${Date.now()}`;
-    await api.client(other.owner.token).orgs.updateOrganizationById(other.org.id, { hostname });
+    const withHostname = await api.client(other.owner.token).orgs.updateOrganizationById(other.org.id, { hostname });
+    expectPublishedShape(withHostname, 'PATCH', '/orgs/{organizationId}');
+    expect(withHostname.data.hostname).toBe(hostname);
     expectError(await api.request('PATCH', `/v1/orgs/${orgId}`, { token: admin.token, body: { hostname } }), 409);
   });
 
@@ -136,9 +144,12 @@ describe('POST /orgs/{organizationId}/join', () => {
     expect((await api.client(joiner.token).orgs.joinOrganization(org.id)).status).toBe(204);
   });
 
-  it('rejects a caller from another domain with 400 and unknown organizations with 404', async () => {
+  it('answers an outsider from another domain exactly as for an unknown organization (404)', async () => {
     const stranger = await buildUser(api.em(), { email: `s${Date.now()}@elsewhere.test` });
-    await expectClientError(api.client(stranger.token).orgs.joinOrganization(orgId), 400);
+    const refused = await api.request('POST', `/v1/orgs/${orgId}/join`, { token: stranger.token });
+    const unknown = await api.request('POST', '/v1/orgs/no-such-org/join', { token: stranger.token });
+    expect(refused.status).toBe(404);
+    expect(refused.body).toEqual(unknown.body);
     await expectClientError(api.client(stranger.token).orgs.joinOrganization('no-such-org'), 404);
     await expectClientError(api.client(stranger.token).orgs.getOrganizationById(orgId), 404);
   });
@@ -150,8 +161,10 @@ describe('agent instructions', () => {
   it('stores and returns the document', async () => {
     await expectClientError(api.client(admin.token).orgs.getOrganizationAgentInstructions(orgId), 404);
     const put = await api.client(admin.token).orgs.updateOrganizationAgentInstructions(orgId, { instructions: doc as never });
+    expectPublishedShape(put, 'PUT', '/orgs/{organizationId}/agent-instructions');
     expect(put.data).toMatchObject({ object: 'agent-instructions', instructions: doc, updatedBy: admin.user.id });
     const got = await api.client(reader.token).orgs.getOrganizationAgentInstructions(orgId);
+    expectPublishedShape(got, 'GET', '/orgs/{organizationId}/agent-instructions');
     expect(got.data.instructions).toEqual(doc);
     expect(got.data.urls.location).toBe(`http://vellum.test/v1/orgs/${orgId}/agent-instructions`);
   });
@@ -172,10 +185,12 @@ describe('GET /email-domains/{emailDomain}/orgs', () => {
     const { org, owner } = await buildOrg(em);
     await api.client(owner.token).orgs.updateOrganizationById(org.id, { emailDomains: [domain] });
     const person = await buildUser(em, { email: `p@${domain}` });
-    const { data } = await api.client(person.token).emailDomains.getOrganizationsForEmailDomain(domain);
+    const found = await api.client(person.token).emailDomains.getOrganizationsForEmailDomain(domain);
+    expectPublishedShape(found, 'GET', '/email-domains/{emailDomain}/orgs');
+    const { data } = found;
     expect(data.organizations.map((o) => o.id)).toEqual([org.id]);
     expect(data.organizations[0]!.permissions.view).toBe(false);
-    expectError(await api.request('GET', '/v1/email-domains/other.test/orgs', { token: person.token }), 403);
+    expectError(await api.request('GET', '/v1/email-domains/other.test/orgs', { token: person.token }), 403, /your own e-mail domain/);
     expectError(await api.request('GET', '/v1/email-domains/not_a_domain/orgs', { token: person.token }), 400);
   });
 });

@@ -3,6 +3,7 @@ import type { Organization } from '../../src/domain/entities/organization.entity
 import { expectError } from '../support/assertions.ts';
 import { buildCast, buildInstallation, buildMember, buildOrg, buildTeam, type Caller, TEST_CERTIFICATE } from '../support/factories.ts';
 import { startTestApi, type TestApi } from '../support/harness.ts';
+import { expectPublishedShape } from '../support/published-schema.ts';
 
 let api: TestApi;
 let org: Organization;
@@ -31,6 +32,7 @@ describe('SAML providers', () => {
     const team = await buildTeam(api.em(), org);
     const res = await api.request('POST', saml(), { token: admin.token, body: { ...valid(), defaultTeam: team.id, defaultRole: 'read' } });
     expect(res.status).toBe(201);
+    expectPublishedShape(res, 'POST', '/orgs/{organizationId}/saml');
     const id = res.body.id;
     expect(res.headers.get('location')).toBe(`http://vellum.test/v1/orgs/${org.id}/saml/${id}`);
     expect(res.body).toMatchObject({
@@ -51,9 +53,14 @@ describe('SAML providers', () => {
     const client = api.client(admin.token).orgs;
     const created = await client.createOrganizationSamlProvider(org.id, valid());
     const id = created.data.id;
-    expect((await client.listSamlProvidersInOrganizationById(org.id)).data.items.map((p) => p.id)).toContain(id);
-    expect((await client.getOrganizationSamlProviderById(org.id, id)).data.entityID).toBe(valid().entityID);
+    const listed = await client.listSamlProvidersInOrganizationById(org.id);
+    expectPublishedShape(listed, 'GET', '/orgs/{organizationId}/saml');
+    expect(listed.data.items.map((p) => p.id)).toContain(id);
+    const got = await client.getOrganizationSamlProviderById(org.id, id);
+    expectPublishedShape(got, 'GET', '/orgs/{organizationId}/saml/{samlProviderId}');
+    expect(got.data.entityID).toBe(valid().entityID);
     const patched = await client.updateOrganizationSamlProvider(org.id, id, { label: 'Renamed', defaultRole: null });
+    expectPublishedShape(patched, 'PATCH', '/orgs/{organizationId}/saml/{samlProviderId}');
     expect(patched.data).toMatchObject({ label: 'Renamed', defaultRole: null, ssoURL: valid().ssoURL });
     expect((await api.request('DELETE', saml(`/${id}`), { token: admin.token })).status).toBe(205);
     expect((await api.request('DELETE', saml(`/${id}`), { token: admin.token })).status).toBe(204);
@@ -96,7 +103,9 @@ describe('GET /orgs/{organizationId}/sso', () => {
     const { org: o, owner } = await buildOrg(em);
     const { data: p } = await api.client(owner.token).orgs.createOrganizationSamlProvider(o.id, valid());
     const reader = await buildMember(em, o, 'read');
-    const { data } = await api.client(reader.token).orgs.listSsoProviderLoginsInOrganization(o.id);
+    const res = await api.client(reader.token).orgs.listSsoProviderLoginsInOrganization(o.id);
+    expectPublishedShape(res, 'GET', '/orgs/{organizationId}/sso');
+    const { data } = res;
     expect(data.items).toEqual([{ id: p.id, label: 'Okta', startURL: `http://vellum.test/sso/saml/${p.id}/start` }]);
     const { token } = await buildInstallation(em, o);
     expect((await api.request('GET', `/v1/orgs/${o.id}/sso`, { token })).status).toBe(200);

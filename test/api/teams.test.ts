@@ -3,6 +3,7 @@ import type { Organization } from '../../src/domain/entities/organization.entity
 import { expectClientError, expectError } from '../support/assertions.ts';
 import { buildCast, buildMember, buildTeam, type Caller } from '../support/factories.ts';
 import { teamRole, startTestApi, type TestApi } from '../support/harness.ts';
+import { expectPublishedShape } from '../support/published-schema.ts';
 
 let api: TestApi;
 let org: Organization;
@@ -25,6 +26,7 @@ describe('PUT teams (create)', () => {
   it('creates a team with members: 201, Location, counts', async () => {
     const res = await api.request('PUT', teams(), { token: admin.token, body: { title: 'Writers', members: [editor.user.id, reader.user.id] } });
     expect(res.status).toBe(201);
+    expectPublishedShape(res, 'PUT', '/orgs/{organizationId}/teams');
     expect(res.body).toMatchObject({ object: 'team', title: 'Writers', members: 2, spaces: 0, permissions: { admin: true, view: true } });
     expect(res.headers.get('location')).toBe(`http://vellum.test/v1/orgs/${org.id}/teams/${res.body.id}`);
     const member = await api.client(admin.token).orgs.getMemberInOrganizationById(org.id, editor.user.id);
@@ -54,6 +56,7 @@ describe('GET teams', () => {
     await em.flush();
     const client = api.client(reader.token).orgs;
     const all = await client.listTeamsInOrganizationById(org.id);
+    expectPublishedShape(all, 'GET', '/orgs/{organizationId}/teams');
     expect(all.data.items.length).toBeGreaterThanOrEqual(3);
     expect((await client.listTeamsInOrganizationById(org.id, { title: 'OWNED BY' })).data.items.map((t) => t.id)).toEqual([owned.id]);
     expect((await client.listTeamsInOrganizationById(org.id, { owner: editor.user.id })).data.items.map((t) => t.id)).toEqual([owned.id]);
@@ -74,8 +77,10 @@ describe('GET, PATCH, DELETE one team', () => {
     const em = api.em();
     const team = await buildTeam(em, org, [{ user: editor.user, role: 'owner' }, { user: reader.user }]);
     const got = await api.client(reader.token).orgs.getTeamInOrganizationById(org.id, team.id);
+    expectPublishedShape(got, 'GET', '/orgs/{organizationId}/teams/{teamId}');
     expect(got.data.members).toBe(2);
     const renamed = await api.client(editor.token).orgs.updateTeamInOrganizationById(org.id, team.id, { title: 'Renamed' });
+    expectPublishedShape(renamed, 'PATCH', '/orgs/{organizationId}/teams/{teamId}');
     expect(renamed.data.title).toBe('Renamed');
     expect((await api.request('DELETE', teams(`/${team.id}`), { token: admin.token })).status).toBe(205);
     expect((await api.request('DELETE', teams(`/${team.id}`), { token: admin.token })).status).toBe(204);
@@ -106,6 +111,7 @@ describe('team members', () => {
       memberships: { [editor.user.id]: { role: teamRole('owner') } },
     });
     let listed = await client.listTeamMembersInOrganizationById(org.id, team.id);
+    expectPublishedShape(listed, 'GET', '/orgs/{organizationId}/teams/{teamId}/members');
     expect(listed.data.items.map((i) => [i.organization.id, i.team.role]).sort()).toEqual(
       [
         [editor.user.id, 'owner'],
@@ -116,6 +122,8 @@ describe('team members', () => {
     await client.updateMembersInOrganizationTeam(org.id, team.id, { remove: [reader.user.id] });
     await client.addMemberToOrganizationTeamById(org.id, team.id, guest.user.id, { role: teamRole('member') });
     listed = await client.listTeamMembersInOrganizationById(org.id, team.id);
+    // Now with a guest in the team: its organization membership has role null.
+    expectPublishedShape(listed, 'GET', '/orgs/{organizationId}/teams/{teamId}/members');
     expect(listed.data.items.map((i) => i.organization.id).sort()).toEqual([editor.user.id, guest.user.id].sort());
     expect((await api.request('DELETE', teams(`/${team.id}/members/${guest.user.id}`), { token: editor.token })).status).toBe(205);
     expect((await api.request('DELETE', teams(`/${team.id}/members/${guest.user.id}`), { token: editor.token })).status).toBe(204);
@@ -144,7 +152,9 @@ describe('GET members/{userId}/teams', () => {
     a.title = 'Alpha squad';
     await em.flush();
     await buildTeam(em, org, [{ user: person.user }]);
-    const { data } = await api.client(admin.token).orgs.listTeamsForOrganizationMember(org.id, person.user.id);
+    const res = await api.client(admin.token).orgs.listTeamsForOrganizationMember(org.id, person.user.id);
+    expectPublishedShape(res, 'GET', '/orgs/{organizationId}/members/{userId}/teams');
+    const { data } = res;
     expect(data.count).toBe(2);
     expect(data.items.find((i) => i.team.id === a.id)!.member.role).toBe('owner');
     const filtered = await api.client(person.token).orgs.listTeamsForOrganizationMember(org.id, person.user.id, { title: 'alpha' });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../support/assertions.ts';
 import { buildMember, buildOrg, buildUser, type Caller } from '../support/factories.ts';
 import { startTestApi, type TestApi } from '../support/harness.ts';
+import { expectPublishedShape } from '../support/published-schema.ts';
 
 let api: TestApi;
 let admin: Caller;
@@ -20,7 +21,9 @@ afterAll(() => api.close());
 
 describe('users', () => {
   it('GET /user returns the caller', async () => {
-    const { data } = await api.client(admin.token).user.getAuthenticatedUser();
+    const res = await api.client(admin.token).user.getAuthenticatedUser();
+    expectPublishedShape(res, 'GET', '/user');
+    const { data } = res;
     expect(data).toEqual({
       object: 'user',
       id: admin.user.id,
@@ -31,7 +34,9 @@ describe('users', () => {
   });
 
   it('GET /users/{userId} shows people who share an organization, and no one else', async () => {
-    expect((await api.client(admin.token).users.getUserById(colleague.user.id)).data.id).toBe(colleague.user.id);
+    const colleagueRes = await api.client(admin.token).users.getUserById(colleague.user.id);
+    expectPublishedShape(colleagueRes, 'GET', '/users/{userId}');
+    expect(colleagueRes.data.id).toBe(colleague.user.id);
     expect((await api.client(stranger.token).users.getUserById(stranger.user.id)).data.id).toBe(stranger.user.id);
     expectError(await api.request('GET', `/v1/users/${stranger.user.id}`, { token: admin.token }), 404);
     expectError(await api.request('GET', '/v1/users/unknown', { token: admin.token }), 404);
@@ -41,5 +46,6 @@ describe('users', () => {
   it('GET / reports the API version to any token', async () => {
     const res = await api.request('GET', '/v1/', { token: admin.token });
     expect(res.body).toEqual({ version: '1', build: expect.any(String) });
+    expectPublishedShape(res, 'GET', '/');
   });
 });

@@ -3,6 +3,7 @@ import { Collection } from '../../src/domain/entities/collection.entity.ts';
 import type { Organization } from '../../src/domain/entities/organization.entity.ts';
 import { expectError } from '../support/assertions.ts';
 import { buildCast, buildCollection, buildMember, buildOrg, buildSpace, type Caller } from '../support/factories.ts';
+import { expectPublishedShape } from '../support/published-schema.ts';
 import { role, startTestApi, type TestApi } from '../support/harness.ts';
 
 let api: TestApi;
@@ -26,6 +27,7 @@ describe('POST /orgs/{organizationId}/collections', () => {
   it('creates collections (201, Location), nested ones too; the body is optional', async () => {
     const res = await api.request('POST', `/v1/orgs/${org.id}/collections`, { token: creator.token, body: { title: 'Guides', description: 'All guides' } });
     expect(res.status).toBe(201);
+    expectPublishedShape(res, 'POST', '/orgs/{organizationId}/collections');
     expect(res.headers.get('location')).toBe(`http://vellum.test/v1/collections/${res.body.id}`);
     expect(res.body).toMatchObject({ object: 'collection', title: 'Guides', description: 'All guides', organization: org.id, defaultLevel: 'inherit' });
     const { data: child } = await api.client(creator.token).orgs.createCollection(org.id, { title: 'Child', parent: res.body.id } as never);
@@ -50,11 +52,16 @@ describe('GET, PATCH one collection', () => {
     const em = api.em();
     const c = await buildCollection(em, org, admin);
     const s = await buildSpace(em, org, admin, { parent: c });
-    const { data } = await api.client(reader.token).collections.getCollectionById(c.id);
+    const got = await api.client(reader.token).collections.getCollectionById(c.id);
+    expectPublishedShape(got, 'GET', '/collections/{collectionId}');
+    const { data } = got;
     expect(data.permissions).toEqual({ view: true, admin: false, viewInviteLinks: false, create: false });
     const patched = await api.client(admin.token).collections.updateCollectionById(c.id, { title: 'Renamed', defaultLevel: role('edit') } as never);
+    expectPublishedShape(patched, 'PATCH', '/collections/{collectionId}');
     expect(patched.data).toMatchObject({ title: 'Renamed', defaultLevel: 'edit' });
-    expect((await api.client(reader.token).spaces.getSpaceById(s.id)).data.permissions.edit).toBe(true);
+    // The level opens the space up to each member's organization role, never above it.
+    expect((await api.client(creator.token).spaces.getSpaceById(s.id)).data.permissions.edit).toBe(true);
+    expect((await api.client(reader.token).spaces.getSpaceById(s.id)).data.permissions).toMatchObject({ view: true, edit: false });
     await api.client(admin.token).collections.updateCollectionById(c.id, { defaultLevel: null } as never);
     expectError(await api.request('GET', `/v1/spaces/${s.id}`, { token: reader.token }), 404);
     expectError(await api.request('GET', col(c.id), { token: reader.token }), 404);
@@ -70,6 +77,21 @@ describe('GET, PATCH one collection', () => {
     expectError(await api.request('PATCH', col(c.id), { token: outsider.token, body: { title: 'x' } }), 404);
     expectError(await api.request('PATCH', col(c.id), { token: creator.token, body: { title: 'x' } }), 403);
     expect((await api.client(admin.token).collections.getCollectionById(c.id)).data.title).toBe('Keep');
+  });
+});
+
+describe('defaultLevel is capped at the organization role', () => {
+  it('a read member under defaultLevel admin can neither PATCH, delete, nor grant, on the collection or a space inheriting it', async () => {
+    const c = await buildCollection(api.em(), org, admin, { title: 'Capped' });
+    const inside = await buildSpace(api.em(), org, admin, { parent: c });
+    await api.request('PATCH', col(c.id), { token: admin.token, body: { defaultLevel: 'admin' } });
+    expect((await api.request('GET', col(c.id), { token: reader.token })).body.permissions).toMatchObject({ view: true, admin: false });
+    expectError(await api.request('PATCH', col(c.id), { token: reader.token, body: { defaultLevel: 'read' } }), 403);
+    expectError(await api.request('DELETE', col(c.id), { token: reader.token }), 403);
+    expectError(await api.request('POST', col(c.id, '/permissions'), { token: reader.token, body: { role: 'admin', users: [reader.user.id] } }), 403);
+    expectError(await api.request('PATCH', `/v1/spaces/${inside.id}`, { token: reader.token, body: { visibility: 'public' } }), 403);
+    expectError(await api.request('DELETE', `/v1/spaces/${inside.id}`, { token: reader.token }), 403);
+    expect((await api.request('GET', col(c.id), { token: admin.token })).body).toMatchObject({ title: 'Capped', defaultLevel: 'admin' });
   });
 });
 
@@ -112,8 +134,10 @@ describe('GET /collections/{collectionId}/spaces and GET /orgs/{organizationId}/
     const s1 = await buildSpace(em, o, owner, { parent: a });
     await buildSpace(em, o, owner, { parent: b });
     const spaces = await api.client(owner.token).collections.listSpacesInCollectionById(a.id);
+    expectPublishedShape(spaces, 'GET', '/collections/{collectionId}/spaces');
     expect(spaces.data.items.map((s) => s.id)).toEqual([s1.id]);
     const all = await api.client(owner.token).orgs.listCollectionsInOrganizationById(o.id);
+    expectPublishedShape(all, 'GET', '/orgs/{organizationId}/collections');
     expect(all.data.items.map((c) => c.title).sort()).toEqual(['A', 'B']);
     const top = await api.client(owner.token).orgs.listCollectionsInOrganizationById(o.id, { nested: false });
     expect(top.data.items.map((c) => c.title)).toEqual(['A']);
@@ -137,6 +161,7 @@ describe('POST /collections/{collectionId}/move', () => {
     const move = (id: string, body: unknown, token = owner.token) => api.request('POST', col(id, '/move'), { token, body });
     const moved = await move(b.id, { position: { before: { type: 'space', space: s.id } } });
     expect(moved.status).toBe(200);
+    expectPublishedShape(moved, 'POST', '/collections/{collectionId}/move');
     const top = await api.client(owner.token).orgs.listCollectionsInOrganizationById(o.id, { nested: false });
     expect(top.data.items.map((c) => c.title)).toEqual(['A', 'B']);
     expect((await move(b.id, { parent: a.id })).body.parent).toBe(a.id);
@@ -159,8 +184,9 @@ describe('POST /collections/{collectionId}/transfer', () => {
     const c = await buildCollection(em, source, owner);
     const sub = await buildCollection(em, source, owner, { parent: c });
     const s = await buildSpace(em, source, owner, { parent: sub });
-    const { data } = await api.client(owner.token).collections.transferCollection(c.id, { organization: target.id });
-    expect(data.organization).toBe(target.id);
+    const transferred = await api.client(owner.token).collections.transferCollection(c.id, { organization: target.id });
+    expectPublishedShape(transferred, 'POST', '/collections/{collectionId}/transfer');
+    expect(transferred.data.organization).toBe(target.id);
     expect((await api.client(owner.token).collections.getCollectionById(sub.id)).data.organization).toBe(target.id);
     expect((await api.client(owner.token).spaces.getSpaceById(s.id)).data.organization).toBe(target.id);
     expectError(await api.request('POST', col(c.id, '/transfer'), { token: owner.token, body: { organization: target.id } }), 409);
@@ -180,6 +206,7 @@ describe('POST /collections/{collectionId}/permissions', () => {
     const s = await buildSpace(em, org, admin, { parent: c });
     const res = await api.request('POST', col(c.id, '/permissions'), { token: admin.token, body: { role: 'read', users: [guest.user.id] } });
     expect(res.status).toBe(204);
+    expectPublishedShape(res, 'POST', '/collections/{collectionId}/permissions');
     expect((await api.client(guest.token).spaces.getSpaceById(s.id)).data.permissions.view).toBe(true);
     expectError(await api.request('POST', col(c.id, '/permissions'), { token: admin.token, body: { role: 'master', users: [guest.user.id] } }), 400);
     expectError(await api.request('POST', col(c.id, '/permissions'), { token: reader.token, body: { role: 'read', users: [guest.user.id] } }), 403);

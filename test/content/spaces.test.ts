@@ -4,6 +4,7 @@ import type { Organization } from '../../src/domain/entities/organization.entity
 import { fixedClock } from '../../src/domain/shared/clock.ts';
 import { expectClientError, expectError } from '../support/assertions.ts';
 import { buildCast, buildCollection, buildMember, buildOrg, buildSpace, buildTeam, type Caller } from '../support/factories.ts';
+import { expectPublishedShape } from '../support/published-schema.ts';
 import { role, startTestApi, type TestApi } from '../support/harness.ts';
 
 const clock = fixedClock(new Date('2026-06-01T12:00:00Z'));
@@ -30,6 +31,7 @@ describe('POST /orgs/{organizationId}/spaces', () => {
   it('creates a space (201, Location) with an empty first revision', async () => {
     const res = await api.request('POST', `/v1/orgs/${org.id}/spaces`, { token: creator.token, body: { title: 'Handbook', emoji: '📘' } });
     expect(res.status).toBe(201);
+    expectPublishedShape(res, 'POST', '/orgs/{organizationId}/spaces');
     expect(res.headers.get('location')).toBe(`http://vellum.test/v1/spaces/${res.body.id}`);
     expect(res.body).toMatchObject({
       object: 'space',
@@ -49,7 +51,9 @@ describe('POST /orgs/{organizationId}/spaces', () => {
 
   it('creates inside a collection, also through the published client', async () => {
     const collection = await buildCollection(api.em(), org, admin);
-    const { data } = await api.client(creator.token).orgs.createSpace(org.id, { title: 'Inside', parent: collection.id } as never);
+    const created = await api.client(creator.token).orgs.createSpace(org.id, { title: 'Inside', parent: collection.id } as never);
+    expectPublishedShape(created, 'POST', '/orgs/{organizationId}/spaces');
+    const { data } = created;
     expect(data).toMatchObject({ parent: collection.id, visibility: 'in-collection' });
   });
 
@@ -75,6 +79,7 @@ describe('GET /spaces/{spaceId}', () => {
   it('returns the space with the caller’s permissions', async () => {
     const s = await buildSpace(api.em(), org, admin);
     const asAdmin = await api.client(admin.token).spaces.getSpaceById(s.id);
+    expectPublishedShape(asAdmin, 'GET', '/spaces/{spaceId}');
     expect(asAdmin.data.permissions).toMatchObject({ admin: true, edit: true, view: true });
     const asReader = await api.client(reader.token).spaces.getSpaceById(s.id);
     expect(asReader.data.permissions).toMatchObject({ view: true, comment: false, edit: false, admin: false });
@@ -98,9 +103,11 @@ describe('GET /spaces/{spaceId}', () => {
 describe('PATCH /spaces/{spaceId}', () => {
   it('lets editors change content settings and admins access settings', async () => {
     const s = await buildSpace(api.em(), org, admin);
-    const { data } = await api.client(editor.token).spaces.updateSpaceById(s.id, { title: 'Renamed', emoji: '🚀' } as never);
-    expect(data).toMatchObject({ title: 'Renamed', emoji: '🚀' });
+    const renamed = await api.client(editor.token).spaces.updateSpaceById(s.id, { title: 'Renamed', emoji: '🚀' } as never);
+    expectPublishedShape(renamed, 'PATCH', '/spaces/{spaceId}');
+    expect(renamed.data).toMatchObject({ title: 'Renamed', emoji: '🚀' });
     const locked = await api.client(admin.token).spaces.updateSpaceById(s.id, { editMode: 'locked', defaultLevel: null } as never);
+    expectPublishedShape(locked, 'PATCH', '/spaces/{spaceId}');
     expect(locked.data).toMatchObject({ editMode: 'locked', defaultLevel: null });
     expect(locked.data.permissions.edit).toBe(false);
     expectError(await api.request('GET', space(s.id), { token: reader.token }), 404);
@@ -122,14 +129,30 @@ describe('PATCH /spaces/{spaceId}', () => {
   });
 });
 
+describe('defaultLevel is capped at the organization role', () => {
+  it('a read member under defaultLevel admin can neither PATCH visibility, delete, nor grant', async () => {
+    const s = await buildSpace(api.em(), org, admin, { title: 'Capped' });
+    await api.request('PATCH', space(s.id), { token: admin.token, body: { defaultLevel: 'admin' } });
+    const read = await api.client(reader.token).spaces.getSpaceById(s.id);
+    expect(read.data.permissions).toMatchObject({ view: true, admin: false, edit: false });
+    expectError(await api.request('PATCH', space(s.id), { token: reader.token, body: { visibility: 'public' } }), 403);
+    expectError(await api.request('DELETE', space(s.id), { token: reader.token }), 403);
+    expectError(await api.request('POST', space(s.id, '/permissions'), { token: reader.token, body: { role: 'admin', users: [reader.user.id] } }), 403);
+    const after = await api.client(admin.token).spaces.getSpaceById(s.id);
+    expect(after.data).toMatchObject({ visibility: 'private', title: 'Capped' });
+    expect(after.data.deletedAt).toBeUndefined();
+  });
+});
+
 describe('the bin: DELETE, restore, retention', () => {
   it('soft-deletes (204, also when absent), keeps the space readable by id and out of lists', async () => {
     const s = await buildSpace(api.em(), org, admin);
     expect((await api.request('DELETE', space(s.id), { token: admin.token })).status).toBe(204);
     expect((await api.request('DELETE', space(s.id), { token: admin.token })).status).toBe(204);
     expect((await api.request('DELETE', space('unknown'), { token: admin.token })).status).toBe(204);
-    const { data } = await api.client(admin.token).spaces.getSpaceById(s.id);
-    expect(data.deletedAt).toBe(clock.now().toISOString());
+    const deleted = await api.client(admin.token).spaces.getSpaceById(s.id);
+    expectPublishedShape(deleted, 'GET', '/spaces/{spaceId}');
+    expect(deleted.data.deletedAt).toBe(clock.now().toISOString());
     const listed = await api.client(admin.token).orgs.listSpacesInOrganizationById(org.id, { limit: 1000 });
     expect(listed.data.items.map((i) => i.id)).not.toContain(s.id);
     expectError(await api.request('PATCH', space(s.id), { token: admin.token, body: { title: 'x' } }), 412);
@@ -139,8 +162,9 @@ describe('the bin: DELETE, restore, retention', () => {
     const s = await buildSpace(api.em(), org, admin);
     await api.client(admin.token).spaces.deleteSpaceById(s.id);
     clock.advance(6 * DAY);
-    const { data } = await api.client(admin.token).spaces.restoreSpace(s.id);
-    expect(data.deletedAt).toBeUndefined();
+    const restored = await api.client(admin.token).spaces.restoreSpace(s.id);
+    expectPublishedShape(restored, 'POST', '/spaces/{spaceId}/restore');
+    expect(restored.data.deletedAt).toBeUndefined();
     await api.client(admin.token).spaces.deleteSpaceById(s.id);
     clock.advance(8 * DAY);
     expectError(await api.request('POST', space(s.id, '/restore'), { token: admin.token }), 412);
@@ -165,6 +189,7 @@ describe('POST /spaces/{spaceId}/duplicate', () => {
     const b = await buildSpace(api.em(), o, owner, { title: 'B' });
     const res = await api.request('POST', space(a.id, '/duplicate'), { token: owner.token });
     expect(res.status).toBe(201);
+    expectPublishedShape(res, 'POST', '/spaces/{spaceId}/duplicate');
     expect(res.headers.get('location')).toBe(res.body.urls.location);
     expect(res.body.title).toBe('A (copy)');
     const revision = await api.em().findOneOrFail(Revision, { id: res.body.revision });
@@ -197,6 +222,7 @@ describe('POST /spaces/{spaceId}/move', () => {
     expect(await order()).toEqual(['A', 'B', 'C']);
     const col = await buildCollection(em, o, owner);
     const moved = await client.spaces.moveSpace(b.id, { parent: col.id } as never);
+    expectPublishedShape(moved, 'POST', '/spaces/{spaceId}/move');
     expect(moved.data.parent).toBe(col.id);
     expect((await client.collections.listSpacesInCollectionById(col.id)).data.items.map((s) => s.id)).toEqual([b.id]);
     const back = await client.spaces.moveSpace(b.id, { parent: null, position: { after: { type: 'space', space: a.id } } } as never);
@@ -233,8 +259,9 @@ describe('POST /spaces/{spaceId}/transfer', () => {
     const s = await buildSpace(em, source, owner);
     const member = await buildMember(em, source, 'read');
     await api.client(owner.token).spaces.inviteToSpace(s.id, { role: role('edit'), users: [member.user.id] } as never);
-    const { data } = await api.client(owner.token).spaces.transferSpace(s.id, { organization: target.id });
-    expect(data.organization).toBe(target.id);
+    const transferred = await api.client(owner.token).spaces.transferSpace(s.id, { organization: target.id });
+    expectPublishedShape(transferred, 'POST', '/spaces/{spaceId}/transfer');
+    expect(transferred.data.organization).toBe(target.id);
     expectError(await api.request('GET', space(s.id), { token: member.token }), 404);
     const targetSpaces = await api.client(owner.token).orgs.listSpacesInOrganizationById(target.id);
     expect(targetSpaces.data.items.map((i) => i.id)).toContain(s.id);
@@ -270,6 +297,7 @@ describe('GET /orgs/{organizationId}/spaces', () => {
     for (let i = 0; i < 5; i++) spaces.push(await buildSpace(em, o, owner, { title: `S${i}` }));
     const client = api.client(owner.token).orgs;
     const first = await client.listSpacesInOrganizationById(o.id, { limit: 2 });
+    expectPublishedShape(first, 'GET', '/orgs/{organizationId}/spaces');
     const rest = await client.listSpacesInOrganizationById(o.id, { limit: 10, page: first.data.next!.page });
     expect([...first.data.items, ...rest.data.items].map((s) => s.title)).toEqual(['S0', 'S1', 'S2', 'S3', 'S4']);
     expect(first.data.count).toBe(5);
@@ -291,7 +319,9 @@ describe('GET /orgs/{organizationId}/members/{userId}/spaces', () => {
     const s2 = await buildSpace(em, o, owner);
     const r = await buildMember(em, o, 'read');
     await api.client(owner.token).spaces.inviteToSpace(s2.id, { role: role('edit'), users: [r.user.id] } as never);
-    const { data } = await api.client(owner.token).orgs.listSpacesForOrganizationMember(o.id, r.user.id, { order: 'asc' } as never);
+    const listed = await api.client(owner.token).orgs.listSpacesForOrganizationMember(o.id, r.user.id, { order: 'asc' } as never);
+    expectPublishedShape(listed, 'GET', '/orgs/{organizationId}/members/{userId}/spaces');
+    const { data } = listed;
     expect(data.items.map((i) => [i.space.id, i.permission])).toEqual([
       [s1.id, 'read'],
       [s2.id, 'edit'],
@@ -311,7 +341,9 @@ describe('POST /spaces/{spaceId}/permissions', () => {
     const em = api.em();
     const s = await buildSpace(em, org, admin);
     const team = await buildTeam(em, org, [{ user: guest.user }]);
-    expect((await api.request('POST', space(s.id, '/permissions'), { token: admin.token, body: { role: 'read', teams: [team.id] } })).status).toBe(204);
+    const granted = await api.request('POST', space(s.id, '/permissions'), { token: admin.token, body: { role: 'read', teams: [team.id] } });
+    expect(granted.status).toBe(204);
+    expectPublishedShape(granted, 'POST', '/spaces/{spaceId}/permissions');
     expect((await api.client(guest.token).spaces.getSpaceById(s.id)).data.id).toBe(s.id);
     expect((await api.client(admin.token).orgs.getTeamInOrganizationById(org.id, team.id)).data.spaces).toBe(1);
     await api.request('POST', space(s.id, '/permissions'), { token: admin.token, body: { role: null, teams: [team.id] } });

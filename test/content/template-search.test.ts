@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Organization } from '../../src/domain/entities/organization.entity.ts';
 import { indexSpace } from '../../src/domain/search/index-space.ts';
 import { OutboxEntry } from '../../src/domain/entities/outbox-entry.entity.ts';
+import { SearchSection } from '../../src/domain/entities/search-section.entity.ts';
 import { expectError } from '../support/assertions.ts';
 import { QueueProducer } from '../../src/jobs/producer.ts';
 import { jobs } from '../../src/jobs/registry.ts';
 import { testRedisUrl } from '../support/test-env.ts';
 import { buildCast, buildContent, buildMember, buildOrg, buildSpace, type Caller } from '../support/factories.ts';
+import { expectPublishedShape } from '../support/published-schema.ts';
 import { startTestApi, type TestApi } from '../support/harness.ts';
 
 let api: TestApi;
@@ -29,15 +31,22 @@ describe('POST /spaces/{spaceId}/content/template', () => {
     const s = await buildSpace(em, org, admin);
     await buildContent(em, s, [{ kind: 'document', title: 'Existing', markdown: 'kept' }]);
     const res = await api.request('POST', `/v1/spaces/${s.id}/content/template`, { token: editor.token, body: { id: 'getting-started' } });
+    // Not checked against the published document, which answers 201 (no body): the seed
+    // (Space content and search, S/content/template) answers 204 no content and wins.
     expect(res.status).toBe(204);
-    const { data } = await api.client(reader.token).spaces.listPages(s.id);
+    expect(res.body).toBeUndefined();
+    const pages = await api.client(reader.token).spaces.listPages(s.id);
+    expectPublishedShape(pages, 'GET', '/spaces/{spaceId}/content/pages');
+    const { data } = pages;
     expect(data.pages.map((p) => p.title)).toEqual(['Existing', 'Introduction', 'Quickstart', 'FAQ']);
     // The re-index was committed with the revision and published to the search queue.
     const producer = new QueueProducer({ url: testRedisUrl(), prefix: api.rt.config.queuePrefix }, jobs, api.rt.log);
     const waiting = await producer.queue('search').getJobs(['waiting', 'active', 'completed']);
     await producer.close();
     expect(waiting.map((j) => j.data)).toContainEqual({ spaceId: s.id });
-    expect(await api.em().count(OutboxEntry, { payload: { spaceId: s.id } })).toBe(0);
+    // Its outbox row stays, marked enqueued, as the record of the job until a worker finishes it.
+    const rows = await api.em().find(OutboxEntry, { payload: { spaceId: s.id } });
+    expect(rows.map((r) => r.enqueuedAt)).toEqual([expect.any(Date)]);
     const client = await api.client(editor.token).spaces.applyTemplateToSpace(s.id, { id: 'knowledge-base' } as never);
     expect(client.status).toBe(204);
   });
@@ -66,7 +75,9 @@ describe('search', () => {
       { id: 'searchBilling0000000', kind: 'document', title: 'Billing', markdown: 'Invoices are sent monthly.' },
     ]);
     await indexSpace(api.em(), s.id);
-    const { data } = await api.client(reader.token).spaces.searchSpaceContent(s.id, { query: 'postgresql redis' });
+    const res = await api.client(reader.token).spaces.searchSpaceContent(s.id, { query: 'postgresql redis' });
+    expectPublishedShape(res, 'GET', '/spaces/{spaceId}/search');
+    const { data } = res;
     expect(data.items.map((i) => i.id)).toEqual(['searchInstall0000000']);
     const hit = data.items[0]!;
     expect(hit.sections?.[0]).toMatchObject({ id: 'requirements', title: 'Requirements', path: 'installation#requirements' });
@@ -80,6 +91,16 @@ describe('search', () => {
     expect((await api.client(reader.token).spaces.searchSpaceContent(s.id, { query: 'invoices' })).data.items).toEqual([]);
     expect((await api.client(reader.token).spaces.searchSpaceContent(s.id, { query: 'postgresql' })).data.items).toEqual([]);
     expect((await api.client(reader.token).spaces.searchSpaceContent(s.id, { query: 'payments' })).data.count).toBe(1);
+  });
+
+  it('stores each section once when many index runs of one space race', async () => {
+    const em = api.em();
+    const s = await buildSpace(em, org, admin);
+    await buildContent(em, s, Array.from({ length: 12 }, (_, i) => ({ kind: 'document' as const, title: `Race ${i}`, markdown: `Intro ${i}.\n\n## Part one\n\nFirst.\n\n## Part two\n\nSecond.` })));
+    await Promise.all(Array.from({ length: 10 }, () => indexSpace(api.em(), s.id)));
+    const rows = await api.em().find(SearchSection, { space: s.id });
+    expect(rows).toHaveLength(12 * 3);
+    expect(new Set(rows.map((r) => `${r.indexKey}/${r.ordinal}`)).size).toBe(rows.length);
   });
 
   it('pages results', async () => {
@@ -108,6 +129,7 @@ describe('search', () => {
     const g = await buildMember(em, o, null);
     await api.request('POST', `/v1/spaces/${open.id}/permissions`, { token: owner.token, body: { role: 'read', users: [g.user.id] } });
     const asOwner = await api.client(owner.token).orgs.searchOrganizationContent(o.id, { query: 'oolong' });
+    expectPublishedShape(asOwner, 'GET', '/orgs/{organizationId}/search');
     expect(asOwner.data.items.map((i) => i.title).sort()).toEqual(['Closed space', 'Open space']);
     const asGuest = await api.client(g.token).orgs.searchOrganizationContent(o.id, { query: 'oolong' });
     expect(asGuest.data.items.map((i) => i.id)).toEqual([open.id]);

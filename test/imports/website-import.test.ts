@@ -1,12 +1,16 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Organization } from '../../src/domain/entities/organization.entity.ts';
 import type { RunningWorkers } from '../../src/workers/worker.ts';
 import { expectError } from '../support/assertions.ts';
 import { buildCast, buildContent, buildSpace, type Caller } from '../support/factories.ts';
+import { expectPublishedShape } from '../support/published-schema.ts';
 import { startTestApi, startTestWorkers, type TestApi } from '../support/harness.ts';
 import { waitFor } from '../support/test-jobs.ts';
+import { testRedisUrl } from '../support/test-env.ts';
+import { QueueProducer } from '../../src/jobs/producer.ts';
+import { jobs } from '../../src/jobs/registry.ts';
 
 const SITE: Record<string, string> = {
   '/docs/index.html':
@@ -16,6 +20,16 @@ const SITE: Record<string, string> = {
   '/docs/nav-only.html': '<html><body><h1>Nav</h1></body></html>',
   '/other/x.html': '<html><body><h1>Outside</h1></body></html>',
 };
+
+/** A site a crawl takes seconds over: SLOW_PAGES pages, each answered after SLOW_MS. */
+const SLOW_PAGES = 10;
+const SLOW_MS = 250;
+let slowHits = 0;
+function serveSlowly(url: string, res: ServerResponse) {
+  slowHits++;
+  const links = Array.from({ length: SLOW_PAGES }, (_, i) => `<a href="p${i}.html">${i}</a>`).join(' ');
+  setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><main><h1>${url}</h1>${links}</main></body></html>`), SLOW_MS);
+}
 
 let api: TestApi;
 let org: Organization;
@@ -31,6 +45,7 @@ beforeAll(async () => {
   const em = api.em();
   ({ org, admin, outsider, members: { read: reader } } = await buildCast(em, ['read'] as const));
   server = createServer((req, res) => {
+    if (req.url!.startsWith('/slow/')) return serveSlowly(req.url!, res);
     if (req.url === '/docs/to-metadata.html') return res.writeHead(302, { location: 'http://169.254.169.254/latest/' }).end();
     const page = SITE[req.url!.split('?')[0]!];
     if (!page) return res.writeHead(404).end();
@@ -49,19 +64,32 @@ afterAll(async () => {
 async function finished(runId: string) {
   let run: { status: string; pages?: Array<{ id: string; sourceURL: string }>; error?: string } = { status: 'pending' };
   await waitFor(async () => {
+    // Not checked against the published document: it has no GET of one import run (this read is ours).
     run = (await api.request('GET', `/v1/org/${org.id}/imports/${runId}`, { token: admin.token })).body;
     return ['completed', 'failed', 'cancelled'].includes(run.status);
   }, 20_000, 'import run');
   return run;
 }
 
+/** The run ids of the import jobs in the given states. */
+async function importJobs(states: Array<'completed' | 'failed'>): Promise<string[]> {
+  const producer = new QueueProducer({ url: testRedisUrl(), prefix: api.rt.config.queuePrefix }, jobs, api.rt.log);
+  try {
+    return (await producer.queue('imports').getJobs(states)).map((j) => (j.data as { runId: string }).runId);
+  } finally {
+    await producer.close();
+  }
+}
+
 describe('website import runs', () => {
   it('crawls pages under the URL and imports them as pages of the space', async () => {
     const space = await buildSpace(api.em(), org, admin);
-    const { data } = await api.client(admin.token).org.startImportRun(org.id, {
+    const started = await api.client(admin.token).org.startImportRun(org.id, {
       source: { type: 'website', url: `${base}/docs/index.html` },
       target: { space: space.id },
     } as never);
+    expectPublishedShape(started, 'POST', '/org/{organizationId}/imports');
+    const { data } = started;
     expect(data).toMatchObject({ id: expect.any(String), status: 'pending' });
     const run = await finished(data.id);
     expect(run.status).toBe('completed');
@@ -100,19 +128,42 @@ describe('website import runs', () => {
     expect(run.error).toMatch(/Refused/);
   });
 
-  it('cancels a run that has not finished, and refuses to cancel a finished one', async () => {
+  it('cancels a run while a worker is crawling it: the crawl stops and nothing is imported', async () => {
+    const space = await buildSpace(api.em(), org, admin);
+    const before = (await api.client(reader.token).spaces.getSpaceById(space.id)).data.revision;
+    slowHits = 0;
+    const res = await api.request('POST', `/v1/org/${org.id}/imports`, { token: admin.token, body: { source: { type: 'website', url: `${base}/slow/index.html` }, target: { space: space.id } } });
+    await waitFor(async () => slowHits >= 2, 10_000, 'the crawl to be under way');
+    const cancelled = await api.client(admin.token).org.cancelImportRun(org.id, res.body.id);
+    expectPublishedShape(cancelled, 'POST', '/org/{organizationId}/imports/{importRunId}/cancel');
+    expect(cancelled.data.status).toBe('cancelled');
+    const hitsAtCancel = slowHits;
+    expect((await api.request('POST', `/v1/org/${org.id}/imports/${res.body.id}/cancel`, { token: admin.token })).body.status).toBe('cancelled');
+    // The worker's job ends (it does not keep crawling the other pages), and the run stays cancelled.
+    await waitFor(async () => (await importJobs(['completed', 'failed'])).includes(res.body.id), 10_000, 'the import job to end');
+    expect(slowHits).toBeLessThanOrEqual(hitsAtCancel + 1);
+    expect(slowHits).toBeLessThan(SLOW_PAGES + 1);
+    expect((await finished(res.body.id)).status).toBe('cancelled');
+    expect((await api.client(reader.token).spaces.getSpaceById(space.id)).data.revision).toBe(before);
+  });
+
+  it('refuses to cancel a finished run', async () => {
     const space = await buildSpace(api.em(), org, admin);
     const { ImportRun } = await import('../../src/domain/entities/import-run.entity.ts');
     const em = api.em();
-    const pending = em.create(ImportRun, { organization: org.id, space: space.id, sourceUrl: `${base}/docs/index.html` });
-    await em.flush();
-    const cancelled = await api.client(admin.token).org.cancelImportRun(org.id, pending.id);
-    expect(cancelled.data.status).toBe('cancelled');
-    expect((await api.request('POST', `/v1/org/${org.id}/imports/${pending.id}/cancel`, { token: admin.token })).body.status).toBe('cancelled');
     const done = em.create(ImportRun, { organization: org.id, space: space.id, sourceUrl: 'x', status: 'completed' });
     await em.flush();
     expectError(await api.request('POST', `/v1/org/${org.id}/imports/${done.id}/cancel`, { token: admin.token }), 400);
     expectError(await api.request('POST', `/v1/org/${org.id}/imports/${done.id}/cancel`, { token: reader.token }), 403);
+  });
+
+  it('re-indexes search: once the import and its index job ran, the imported text is found', async () => {
+    const space = await buildSpace(api.em(), org, admin);
+    const res = await api.request('POST', `/v1/org/${org.id}/imports`, { token: admin.token, body: { source: { type: 'website', url: `${base}/docs/b.html` }, target: { space: space.id } } });
+    expect((await finished(res.body.id)).status).toBe('completed');
+    await waitFor(async () => (await api.client(reader.token).spaces.searchSpaceContent(space.id, { query: 'npm start' })).data.items.length > 0, 15_000, 'search to find the imported page');
+    const { data } = await api.client(reader.token).spaces.searchSpaceContent(space.id, { query: 'npm start' });
+    expect(data.items.map((i) => i.title)).toEqual(['Page B']);
   });
 
   it('answers 400, 404, other organization and role too low', async () => {

@@ -12,7 +12,7 @@ import { defineSchedule } from '../../src/jobs/schedules.ts';
 import { enqueueTick, tickJobId } from '../../src/workers/scheduler.ts';
 import { startWorkers, type RunningWorkers } from '../../src/workers/worker.ts';
 import { testDatabaseUrl, testJobServices, testRedisUrl } from '../support/test-env.ts';
-import { marks, recordJob, testJobs, waitFor } from '../support/test-jobs.ts';
+import { marks, NO_OUTBOX_PASSES, recordJob, testJobs, waitFor } from '../support/test-jobs.ts';
 
 const log = pino({ level: 'silent' });
 let orm: Orm;
@@ -30,7 +30,7 @@ function workersFor(p: string, extra: Partial<Omit<Parameters<typeof startWorker
     queues: ['maintenance'],
     concurrency: { default: 2 },
     lockMs: 30_000,
-    relayIntervalMs: 60_000,
+    ...NO_OUTBOX_PASSES,
     services: testJobServices(),
     ...extra,
   });
@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 describe('outbox', () => {
-  it('runs a job recorded with a committed change, once', async () => {
+  it('runs a job recorded with a committed change, once, and removes its row when it finished', async () => {
     const p = prefix();
     const k = key();
     const producer = new QueueProducer({ url: testRedisUrl(), prefix: p }, testJobs, log);
@@ -58,8 +58,8 @@ describe('outbox', () => {
       });
       await outbox.publish(em);
       await waitFor(done(k), 10_000, 'job to run');
+      await waitFor(async () => (await orm.em.fork().count(OutboxEntry, { payload: { key: k } })) === 0, 10_000, 'the row to go');
       expect(await runs(k)).toBe(1);
-      expect(await orm.em.fork().count(OutboxEntry, {})).toBe(0);
     } finally {
       await workers.close();
       await producer.close();
@@ -100,17 +100,18 @@ describe('outbox', () => {
     const down = new QueueProducer({ url: 'redis://127.0.0.1:1', prefix: p }, testJobs, log);
     const em = orm.em.fork();
     const outbox = new JobOutbox(down, log);
-    outbox.add(em, recordJob, { key: k });
+    const row = outbox.add(em, recordJob, { key: k });
     await em.flush();
     await outbox.publish(em); // the fast path fails: Redis is unreachable
     await down.close().catch(() => undefined);
-    expect(await orm.em.fork().count(OutboxEntry, {})).toBe(1);
+    expect(await orm.em.fork().count(OutboxEntry, { payload: { key: k } })).toBe(1);
 
     const workers = workersFor(p, { relayGraceMs: 0 });
     try {
-      expect(await workers.relayOnce()).toBe(1);
+      // Scoped to this test's row: other files' rows share the table (and their own queues).
+      expect(await workers.relayOnce({ ids: [row.id] })).toEqual({ enqueued: 1, parked: 0 });
       await waitFor(done(k), 10_000, 'relayed job to run');
-      expect(await workers.relayOnce()).toBe(0);
+      expect(await workers.relayOnce({ ids: [row.id] })).toEqual({ enqueued: 0, parked: 0 });
       expect(await runs(k)).toBe(1);
     } finally {
       await workers.close();

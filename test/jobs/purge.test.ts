@@ -16,7 +16,7 @@ import { enqueueTick } from '../../src/workers/scheduler.ts';
 import { startWorkers } from '../../src/workers/worker.ts';
 import { buildMember, buildOrg, buildSpace } from '../support/factories.ts';
 import { testDatabaseUrl, testJobServices, testRedisUrl } from '../support/test-env.ts';
-import { waitFor } from '../support/test-jobs.ts';
+import { NO_OUTBOX_PASSES, waitFor } from '../support/test-jobs.ts';
 
 // Far in the past, so spaces other test files put in the bin are never due here.
 const T0 = new Date('2019-12-01T00:00:00Z');
@@ -113,7 +113,7 @@ describe('purging the bin', () => {
       concurrency: { default: 1 },
       lockMs: 30_000,
       clock,
-      relayIntervalMs: 60_000,
+      ...NO_OUTBOX_PASSES,
       services: testJobServices(),
     });
     try {

@@ -46,6 +46,8 @@ describe('guarded outbound HTTP', () => {
 
   it('refuses IPv4-mapped IPv6 forms of refused addresses', async () => {
     expect(await refusal(client().fetch(`http://[::ffff:127.0.0.1]:${port}/ok`))).toBe('REFUSED');
+    // IPv4-compatible (::/96), as the URL parser writes it: [::a9fe:a9fe]
+    expect(await refusal(client().fetch('http://[::169.254.169.254]/latest/meta-data/', { timeoutMs: 500 }))).toBe('REFUSED');
   });
 
   it('checks every redirect hop: a redirect to the metadata address is refused', async () => {
@@ -72,10 +74,67 @@ describe('guarded outbound HTTP', () => {
 
   it('classifies addresses: only public unicast passes by default', () => {
     const none = parseAllowlist('');
-    for (const refused of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255', '::1', 'fe80::1', 'fd00:ec2::254', 'ff02::1', '::ffff:10.0.0.1', '::']) {
+    for (const refused of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255', '::1', 'fe80::1', 'fd00:ec2::254', 'ff02::1', '::ffff:10.0.0.1', '::', '::169.254.169.254', '::a9fe:a9fe', '::7f00:1', '::127.0.0.1', '::ffff:169.254.169.254', '64:ff9b::a9fe:a9fe', '64:ff9b::7f00:1', '2002:a9fe:a9fe::1', '2002:7f00:1::', '2002:a00:1::']) {
       expect(addressAllowed(refused, none), refused).toBe(false);
     }
-    for (const ok of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111']) expect(addressAllowed(ok, none), ok).toBe(true);
+    for (const ok of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '64:ff9b::808:808', '2002:808:808::1']) expect(addressAllowed(ok, none), ok).toBe(true);
     expect(addressAllowed('10.1.2.3', parseAllowlist('10.0.0.0/8'))).toBe(true);
+  });
+});
+
+describe('credentials on redirects', () => {
+  let other: Server;
+  let otherPort: number;
+  const got: Array<{ url: string; authorization?: string; cookie?: string; proxy?: string }> = [];
+  let origin: Server;
+  let originPort: number;
+
+  beforeAll(async () => {
+    other = createServer((req, res) => {
+      got.push({ url: req.url!, authorization: req.headers.authorization, cookie: req.headers.cookie, proxy: req.headers['proxy-authorization'] as string | undefined });
+      res.end('there');
+    });
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    otherPort = (other.address() as AddressInfo).port;
+    origin = createServer((req, res) => {
+      got.push({ url: req.url!, authorization: req.headers.authorization, cookie: req.headers.cookie });
+      if (req.url?.startsWith('/same')) return res.writeHead(302, { location: '/landed' }).end();
+      if (req.url?.startsWith('/away-')) return res.writeHead(Number(req.url.slice(6)), { location: `http://127.0.0.1:${otherPort}/stolen` }).end();
+      res.end('here');
+    });
+    await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
+    originPort = (origin.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise<void>((r) => other.close(() => r()));
+    await new Promise<void>((r) => origin.close(() => r()));
+  });
+
+  it('strips Authorization, Cookie and Proxy-Authorization on a cross-origin hop (302 and 307), keeps them on the same origin', async () => {
+    const headers = { Authorization: 'Bearer secret', Cookie: 'sid=1', 'Proxy-Authorization': 'Basic x' };
+    for (const status of [302, 307]) {
+      got.length = 0;
+      const res = await client('127.0.0.1').fetch(`http://user:pass@127.0.0.1:${originPort}/away-${status}`, { headers });
+      expect(res.body.toString()).toBe('there');
+      expect(got[0]!.authorization).toBe('Bearer secret');
+      expect(got[1]).toEqual({ url: '/stolen', authorization: undefined, cookie: undefined, proxy: undefined });
+      got.length = 0;
+      await client('127.0.0.1').fetch(`http://user:pass@127.0.0.1:${originPort}/away-${status}`);
+      expect(got[0]!.authorization).toBe(`Basic ${Buffer.from('user:pass').toString('base64')}`);
+      expect(got[1]!.authorization).toBeUndefined();
+    }
+    got.length = 0;
+    await client('127.0.0.1').fetch(`http://user:pass@127.0.0.1:${originPort}/same`);
+    expect(got.map((g) => g.authorization)).toEqual([`Basic ${Buffer.from('user:pass').toString('base64')}`, `Basic ${Buffer.from('user:pass').toString('base64')}`]);
+  });
+
+  it('never quotes a URL’s credentials or tokens in its errors', async () => {
+    const err = (await client().fetch('http://user:hunter2@127.0.0.1/x?token=abc&page=2').catch((e: unknown) => e)) as OutboundError;
+    const err2 = (await client().fetch('ftp://user:hunter2@host/x').catch((e: unknown) => e)) as OutboundError;
+    const err3 = (await client('127.0.0.1', { maxRedirects: 0 }).fetch(`http://u:hunter2@127.0.0.1:${originPort}/same?access_token=abc`).catch((e: unknown) => e)) as OutboundError;
+    for (const e of [err, err2, err3]) {
+      expect(e).toBeInstanceOf(OutboundError);
+      expect(e.message).not.toMatch(/hunter2|abc/);
+    }
   });
 });

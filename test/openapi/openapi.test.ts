@@ -8,6 +8,7 @@ import type { RunningWorkers } from '../../src/workers/worker.ts';
 import { expectError } from '../support/assertions.ts';
 import { buildCast, buildMember, type Caller } from '../support/factories.ts';
 import { startTestApi, startTestWorkers, type TestApi } from '../support/harness.ts';
+import { expectPublishedShape } from '../support/published-schema.ts';
 import { waitFor } from '../support/test-jobs.ts';
 import { MULTI_CATEGORY, MULTI_ENTRY, MULTI_PET, PETSTORE_30, PETSTORE_31, SpecServer, SWAGGER_20 } from './spec-server.ts';
 
@@ -63,13 +64,20 @@ describe('creating and processing specifications', () => {
     const s = slug();
     const res = await api.request('POST', specs(), { token: creator.token, body: { slug: s, source: { url: server.url('/petstore.yaml') } } });
     expect(res.status).toBe(201);
+    expectPublishedShape(res, 'POST', '/orgs/{organizationId}/openapi');
     expect(res.headers.get('location')).toBe(`http://vellum.test/v1/orgs/${org.id}/openapi/${s}`);
     expect(res.body).toMatchObject({ object: 'openapi-spec', slug: s, processingState: 'pending', visibility: 'private', sourceURL: server.url('/petstore.yaml') });
     const done = await processed(s);
     expect(done.lastProcessErrorCode).toBeUndefined();
+    expectPublishedShape(await api.request('GET', specs(`/${s}`), { token: admin.token }), 'GET', '/orgs/{organizationId}/openapi/{specSlug}');
     const latest = await api.client(admin.token).orgs.getLatestOpenApiSpecVersion(org.id, s);
+    expectPublishedShape(latest, 'GET', '/orgs/{organizationId}/openapi/{specSlug}/versions/latest');
     expect(latest.data.id).toBe(done.lastVersion);
+    const byId = await api.client(admin.token).orgs.getOpenApiSpecVersionById(org.id, s, done.lastVersion!);
+    expectPublishedShape(byId, 'GET', '/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}');
+    expect(byId.data).toEqual(latest.data);
     const content = await api.client(admin.token).orgs.getLatestOpenApiSpecVersionContent(org.id, s);
+    expectPublishedShape(content, 'GET', '/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content');
     expect(Object.keys(content.data.filesystem)).toEqual(['petstore.yaml']);
     expect(((content.data.filesystem as Record<string, { info: { title: string } }>)['petstore.yaml'])!.info.title).toBe('Petstore');
   });
@@ -89,7 +97,9 @@ describe('creating and processing specifications', () => {
     await api.client(creator.token).orgs.createOpenApiSpec(org.id, { slug: s, source: { url: server.url('/multi/openapi.yaml') } } as never);
     const done = await processed(s);
     expect(done.lastProcessErrorCode, JSON.stringify(done.lastProcessedErrors)).toBeUndefined();
-    const { data } = await api.client(admin.token).orgs.getOpenApiSpecVersionContentById(org.id, s, done.lastVersion!);
+    const res = await api.client(admin.token).orgs.getOpenApiSpecVersionContentById(org.id, s, done.lastVersion!);
+    expectPublishedShape(res, 'GET', '/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content');
+    const { data } = res;
     expect(Object.keys(data.filesystem).sort()).toEqual(['openapi.yaml', 'schemas/category.yaml', 'schemas/pet.yaml']);
   });
 });
@@ -106,6 +116,7 @@ describe('versions over time', () => {
     server.files.set(`/${s}.yaml`, { body: PETSTORE_30.replace('version: 1.0.0', 'version: 1.1.0') });
     expect(await processSpec(api.em(), http, spec.id, () => new Date())).toBe('new-version');
     const versions = await api.client(admin.token).orgs.listOpenApiSpecVersions(org.id, s);
+    expectPublishedShape(versions, 'GET', '/orgs/{organizationId}/openapi/{specSlug}/versions');
     expect(versions.data.items).toHaveLength(2);
     expect(versions.data.items[1]!.id).toBe(first.lastVersion);
   });
@@ -150,20 +161,45 @@ describe('versions over time', () => {
   });
 });
 
+describe('secrets in source URLs', () => {
+  it('never shows a source URL’s credentials or tokens, nor error messages quoting them, to readers', async () => {
+    const s = slug();
+    const em = api.em();
+    const secretUrl = server.url(`/${s}.yaml?access_token=tok-abc123`).replace('http://', 'http://deploy:hunter2@');
+    const spec = em.create(OpenApiSpec, { organization: org.id, slug: s, sourceUrl: secretUrl });
+    em.assign(spec, { lastProcessedErrors: [{ message: `Could not fetch ${secretUrl}: 404` }] });
+    await em.flush();
+    const reader = await buildMember(api.em(), org, 'read');
+    for (const caller of [reader, admin]) {
+      const res = await api.request('GET', specs(`/${s}`), { token: caller.token });
+      expect(res.status).toBe(200);
+      // A spec that failed: lastProcessedErrors present, no lastVersion.
+      expectPublishedShape(res, 'GET', '/orgs/{organizationId}/openapi/{specSlug}');
+      expect(res.body.sourceURL).toBe(server.url(`/${s}.yaml?access_token=REDACTED`));
+      expect(JSON.stringify(res.body)).not.toMatch(/hunter2|tok-abc123/);
+      expect(res.body.lastProcessedErrors[0].message).toContain(`${s}.yaml`);
+    }
+  });
+});
+
 describe('the specification operations', () => {
   it('PUT creates (201) then updates (200) and reprocesses; PATCH sets visibility; DELETE answers 205 then 204', async () => {
     const s = slug();
     const created = await api.request('PUT', specs(`/${s}`), { token: creator.token, body: { source: { text: PETSTORE_30 } } });
     expect(created.status).toBe(201);
+    expectPublishedShape(created, 'PUT', '/orgs/{organizationId}/openapi/{specSlug}');
     await processed(s);
     const updated = await api.request('PUT', specs(`/${s}`), { token: creator.token, body: { source: { url: server.url('/v31.json') } } });
     expect(updated.status).toBe(200);
+    expectPublishedShape(updated, 'PUT', '/orgs/{organizationId}/openapi/{specSlug}');
     expect(updated.body.processingState).toBe('pending');
     const done = await processed(s);
     expect((await api.client(admin.token).orgs.listOpenApiSpecVersions(org.id, s)).data.items[0]!.id).toBe(done.lastVersion);
     const patched = await api.client(creator.token).orgs.updateOpenApiSpecBySlug(org.id, s, { visibility: 'public' } as never);
     expect(patched.data.visibility).toBe('public');
+    expectPublishedShape(patched, 'PATCH', '/orgs/{organizationId}/openapi/{specSlug}');
     const list = await api.client(editor.token).orgs.listOpenApiSpecs(org.id);
+    expectPublishedShape(list, 'GET', '/orgs/{organizationId}/openapi');
     expect(list.data.items.map((i) => i.slug)).toContain(s);
     expect((await api.request('DELETE', specs(`/${s}`), { token: creator.token })).status).toBe(205);
     expect((await api.request('DELETE', specs(`/${s}`), { token: creator.token })).status).toBe(204);

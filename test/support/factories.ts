@@ -12,15 +12,15 @@ import { createUser } from '../../src/domain/organizations/users.ts';
 import { newId } from '../../src/domain/shared/ids.ts';
 import type { RoleOrGuest } from '../../src/domain/shared/roles.ts';
 import { createCollection } from '../../src/domain/content/collections.ts';
-import { ContentAccess } from '../../src/domain/content/content-access.ts';
+import { ContentRoles } from '../../src/domain/content/content-roles.ts';
 import { createSpace } from '../../src/domain/content/spaces.ts';
-import { commitRevision } from '../../src/domain/content/commit-revision.ts';
+import { commitOnCurrent } from '../../src/domain/content/commit-revision.ts';
 import { storeFiles, type FileSpec } from '../../src/domain/content/files.ts';
 import type { PageSpec } from '../../src/domain/content/page-tree.ts';
 import type { Space } from '../../src/domain/entities/space.entity.ts';
 import type { BlobStore } from '../../src/domain/storage/blob-store.ts';
 import type { Collection } from '../../src/domain/entities/collection.entity.ts';
-import { loadOrgAccess } from '../../src/domain/organizations/org-access.ts';
+import { loadOrgView } from '../../src/domain/organizations/org-view.ts';
 
 export const TEST_CERTIFICATE = readFileSync(new URL('../fixtures/idp-cert.pem', import.meta.url), 'utf8');
 
@@ -81,13 +81,14 @@ export async function buildCollection(em: EntityManager, org: Organization, owne
 }
 
 async function accessFor(em: EntityManager, org: Organization, caller: Caller) {
-  return ContentAccess.load(em, await loadOrgAccess(em, { kind: 'user', user: caller.user }, org.id));
+  return ContentRoles.load(em, await loadOrgView(em, { kind: 'user', user: caller.user }, org.id));
 }
 
 /** Commits `pages` (and files) as a space's new current revision, as an import would. */
 export async function buildContent(em: EntityManager, space: Space, pages: PageSpec[], files: FileSpec[] = [], blobs?: BlobStore) {
   const fileHashes = files.length ? await storeFiles(em, blobs!, files) : [];
-  return commitRevision(em, space, { pages, files: fileHashes, variables: { product: 'Vellum' } });
+  // Seeded content records no re-index: tests that search run `indexSpace` themselves.
+  return commitOnCurrent(em, space, async () => ({ pages, files: fileHashes, variables: { product: 'Vellum' } }), () => undefined);
 }
 
 type CastRole = Exclude<RoleOrGuest, null> | 'guest';

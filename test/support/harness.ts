@@ -10,7 +10,9 @@ import { startServer, type RunningServer } from '../../src/api/server.ts';
 import type { Clock } from '../../src/domain/shared/clock.ts';
 import { closeRuntime, openRuntime, type Runtime } from '../../src/runtime.ts';
 import { testDatabaseUrl, testJobServices, testRedisUrl } from './test-env.ts';
+import { NO_OUTBOX_PASSES } from './test-jobs.ts';
 import type { QueueName } from '../../src/jobs/queues.ts';
+import type { JobServices } from '../../src/jobs/define-job.ts';
 import { jobs } from '../../src/jobs/registry.ts';
 import { startWorkers, type RunningWorkers } from '../../src/workers/worker.ts';
 import { newId } from '../../src/domain/shared/ids.ts';
@@ -39,6 +41,8 @@ export async function startTestApi(env: Record<string, string> = {}, opts: { clo
     REDIS_URL: testRedisUrl(),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PUBLIC_URL: 'http://vellum.test',
+    // Test files run in parallel against one server (max_connections 100 by default).
+    DATABASE_POOL_MAX: '4',
     // Each test API has queues of its own, so no worker elsewhere takes its jobs.
     QUEUE_PREFIX: `vt${newId()}`,
     STORAGE_DIR: join(tmpdir(), 'vellum-test-storage'),
@@ -83,8 +87,8 @@ export async function startTestApi(env: Record<string, string> = {}, opts: { clo
 export const role = (r: 'admin' | 'create' | 'edit' | 'review' | 'comment' | 'read') => r as unknown as MemberRole;
 export const teamRole = (r: 'owner' | 'member') => r as unknown as TeamMemberRole;
 
-/** Real workers on the test API's queues, with the test job services (loopback allowed). */
-export function startTestWorkers(api: TestApi, queues: QueueName[]): RunningWorkers {
+/** Real workers on the test API's queues, with the test job services (loopback allowed) unless given others. */
+export function startTestWorkers(api: TestApi, queues: QueueName[], services: JobServices = testJobServices()): RunningWorkers {
   return startWorkers({
     orm: api.rt.orm,
     log: api.rt.log,
@@ -93,6 +97,7 @@ export function startTestWorkers(api: TestApi, queues: QueueName[]): RunningWork
     queues,
     concurrency: { default: 2 },
     lockMs: 30_000,
-    services: testJobServices(),
+    services,
+    ...NO_OUTBOX_PASSES,
   });
 }

@@ -37,3 +37,11 @@ export async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000,
   }
   throw new Error(`timed out waiting for ${what}`);
 }
+
+/**
+ * Test workers run no relay or reconciler passes of their own: the outbox table is shared
+ * by every test file running in parallel, each with its own queue prefix, so a pass over
+ * the whole table would move other files' jobs into this file's queues. Tests that need a
+ * pass call `relayOnce` / `reconcileOnce` scoped to their own rows.
+ */
+export const NO_OUTBOX_PASSES = { relayIntervalMs: 3_600_000, reconcileIntervalMs: 3_600_000 } as const;

@@ -1,25 +1,31 @@
-// A real worker process for tests that kill one: the production startWorkers with the test jobs.
+// A real worker process for tests that kill or stop one: the production startWorkers and
+// Shutdown with the test jobs (and a slowed conversation extraction). SHUTDOWN_TIMEOUT (seconds) and JOB_LOCK_MS as in production.
 import { pino } from 'pino';
 import { openOrm } from '../../src/domain/orm.ts';
+import { Shutdown } from '../../src/shutdown.ts';
+import type { QueueName } from '../../src/jobs/queues.ts';
 import { startWorkers } from '../../src/workers/worker.ts';
+import { longJobs } from './long-jobs.ts';
 import { testDatabaseUrl, testJobServices, testRedisUrl } from './test-env.ts';
-import { testJobs } from './test-jobs.ts';
+import { NO_OUTBOX_PASSES, testJobs } from './test-jobs.ts';
 
+const shutdown = new Shutdown(Number(process.env.SHUTDOWN_TIMEOUT ?? 25) * 1000);
+const log = pino({ level: process.env.WORKER_LOG_LEVEL ?? 'silent' }, process.stderr);
+shutdown.useLogger(log);
 const orm = await openOrm({ databaseUrl: testDatabaseUrl(), poolMax: 2 });
+shutdown.add(() => orm.close(true));
 const running = startWorkers({
   orm,
-  log: pino({ level: 'silent' }),
+  log,
   connection: { url: testRedisUrl(), prefix: process.env.QUEUE_PREFIX! },
-  jobs: testJobs,
-  queues: ['maintenance'],
+  jobs: [...testJobs, ...longJobs],
+  // WORKER_QUEUES: comma-separated queue names (the test jobs' `maintenance` by default).
+  queues: (process.env.WORKER_QUEUES ?? 'maintenance').split(',') as QueueName[],
   concurrency: { default: 2 },
   lockMs: Number(process.env.JOB_LOCK_MS ?? 30_000),
   services: testJobServices(),
+  ...NO_OUTBOX_PASSES,
 });
+shutdown.add(({ deadline }) => running.close({ drainUntil: deadline }));
 await Promise.all(running.workers.map((w) => w.waitUntilReady()));
 process.stdout.write('ready\n');
-process.on('SIGTERM', async () => {
-  await running.close();
-  await orm.close(true);
-  process.exit(0);
-});

@@ -1,12 +1,12 @@
 import type { Collection } from '../../domain/entities/collection.entity.ts';
-import type { ContentAccess } from '../../domain/content/content-access.ts';
+import type { ContentRoles } from '../../domain/content/content-roles.ts';
 import { COLLECTION_PERMISSION_KEYS, collectionRules } from '../../domain/content/content.policy.ts';
 import { permissionsOf } from '../../domain/policy/authorize.ts';
 import type { Urls } from '../http/urls.ts';
 import type { z } from '../http/zod.ts';
-import type { CollectionSchema } from './collections.schema.ts';
+import type { CollectionWire } from './collections.schema.ts';
 
-export function presentCollection(collection: Collection, access: ContentAccess, urls: Urls): z.infer<typeof CollectionSchema> {
+export function presentCollection(collection: Collection, access: ContentRoles, urls: Urls): z.infer<typeof CollectionWire> {
   return {
     object: 'collection',
     id: collection.id,

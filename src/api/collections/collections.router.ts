@@ -1,31 +1,30 @@
 import { createCollection, deleteCollection, updateCollection } from '../../domain/content/collections.ts';
-import { ContentAccess } from '../../domain/content/content-access.ts';
-import { collectionRules } from '../../domain/content/content.policy.ts';
+import { ContentRoles } from '../../domain/content/content-roles.ts';
+import { collectionRules, contentTargetRules } from '../../domain/content/content.policy.ts';
 import { grantAccess } from '../../domain/content/grants.ts';
 import { listReadableCollections, listReadableSpaces } from '../../domain/content/listing.ts';
-import { loadCollection, targetCollection } from '../../domain/content/load-content.ts';
+import { collectionResource, contentTargetResource, orgContentResource } from '../../domain/content/load-content.ts';
 import { moveItem } from '../../domain/content/move.ts';
 import { transferItem } from '../../domain/content/transfer.ts';
-import { loadOrgAccess } from '../../domain/organizations/org-access.ts';
+import { loadOrgView } from '../../domain/organizations/org-view.ts';
 import { organizationRules } from '../../domain/organizations/organization.policy.ts';
-import { authorize } from '../../domain/policy/authorize.ts';
 import { paged, PagingQuery } from '../http/common.schema.ts';
 import { GrantBody, MoveBody, toPosition, TransferBody } from '../http/content.schema.ts';
 import { defineRoute } from '../http/route.ts';
 import { OrgParams } from '../orgs/orgs.schema.ts';
 import { presentSpace } from '../spaces/spaces.presenter.ts';
-import { SpaceSchema } from '../spaces/spaces.schema.ts';
+import { SpaceWire } from '../spaces/spaces.schema.ts';
 import { presentCollection } from './collections.presenter.ts';
 import {
   CollectionParams,
-  CollectionSchema,
+  CollectionWire,
   CreateCollectionBody,
   ListCollectionsQuery,
   UpdateCollectionBody,
 } from './collections.schema.ts';
 
 const tags = ['collections'];
-const ok = { 200: { description: 'The collection', schema: CollectionSchema } };
+const ok = { 200: { description: 'The collection', schema: CollectionWire } };
 
 export const collectionsRoutes = [
   defineRoute({
@@ -35,9 +34,10 @@ export const collectionsRoutes = [
     summary: 'One collection',
     tags,
     params: CollectionParams,
+    load: collectionResource,
+    authorize: { rules: collectionRules, action: 'view' },
     responses: ok,
-    async handle({ actor, em, params, deps }) {
-      const { collection, access } = await loadCollection(em, actor, params.collectionId);
+    async handle({ deps, subject: { collection, access } }) {
       return { status: 200, body: presentCollection(collection, access, deps.urls) };
     },
   }),
@@ -49,10 +49,10 @@ export const collectionsRoutes = [
     tags,
     params: CollectionParams,
     body: UpdateCollectionBody,
+    load: collectionResource,
+    authorize: { rules: collectionRules, action: 'update' },
     responses: ok,
-    async handle({ actor, em, params, body, deps }) {
-      const { collection, access, view } = await loadCollection(em, actor, params.collectionId);
-      authorize(collectionRules, view, 'update');
+    async handle({ em, body, deps, subject: { collection, access } }) {
       await updateCollection(em, collection, body);
       return { status: 200, body: presentCollection(collection, access, deps.urls) };
     },
@@ -64,12 +64,12 @@ export const collectionsRoutes = [
     summary: 'Delete a collection and its sub-collections; the spaces inside go to the bin',
     tags,
     params: CollectionParams,
+    load: collectionResource,
+    authorize: { rules: collectionRules, action: 'delete' },
+    ifMissing: 204,
     responses: { 204: { description: 'Deleted, or there was no such collection' } },
-    async handle({ actor, em, params, deps }) {
-      const loaded = await loadCollection(em, actor, params.collectionId).catch(() => null);
-      if (!loaded) return { status: 204 };
-      authorize(collectionRules, loaded.view, 'delete');
-      await deleteCollection(em, loaded.collection, deps.clock);
+    async handle({ em, deps, subject: { collection } }) {
+      await deleteCollection(em, collection, deps.clock);
       return { status: 204 };
     },
   }),
@@ -81,9 +81,10 @@ export const collectionsRoutes = [
     tags,
     params: CollectionParams,
     query: PagingQuery,
-    responses: { 200: { description: 'Spaces', schema: paged(SpaceSchema) } },
-    async handle({ actor, em, params, query, deps }) {
-      const { collection, access } = await loadCollection(em, actor, params.collectionId);
+    load: collectionResource,
+    authorize: { rules: collectionRules, action: 'view' },
+    responses: { 200: { description: 'Spaces', schema: paged(SpaceWire) } },
+    async handle({ em, query, deps, subject: { collection, access } }) {
       const page = await listReadableSpaces(em, access, collection.id, query);
       return { status: 200, body: { ...page, items: page.items.map((s) => presentSpace(s, access, deps.urls)) } };
     },
@@ -96,10 +97,10 @@ export const collectionsRoutes = [
     tags,
     params: CollectionParams,
     body: MoveBody,
+    load: collectionResource,
+    authorize: { rules: collectionRules, action: 'move' },
     responses: ok,
-    async handle({ actor, em, params, body, deps }) {
-      const { collection, access, view } = await loadCollection(em, actor, params.collectionId);
-      authorize(collectionRules, view, 'move');
+    async handle({ em, body, deps, subject: { collection, access } }) {
       await moveItem(em, access, collection, { parent: body.parent, position: toPosition(body.position) });
       return { status: 200, body: presentCollection(collection, access, deps.urls) };
     },
@@ -112,11 +113,12 @@ export const collectionsRoutes = [
     tags,
     params: CollectionParams,
     body: TransferBody,
+    load: collectionResource,
+    authorize: { rules: collectionRules, action: 'transfer' },
     responses: ok,
-    async handle({ actor, em, params, body, deps }) {
-      const { collection, access } = await loadCollection(em, actor, params.collectionId);
+    async handle({ actor, em, body, deps, subject: { collection, access } }) {
       await transferItem(em, actor, access, collection, body);
-      const targetAccess = await ContentAccess.load(em, await loadOrgAccess(em, actor, collection.organization.id));
+      const targetAccess = await ContentRoles.load(em, await loadOrgView(em, actor, collection.organization.id));
       return { status: 200, body: presentCollection(collection, targetAccess, deps.urls) };
     },
   }),
@@ -128,10 +130,10 @@ export const collectionsRoutes = [
     tags,
     params: CollectionParams,
     body: GrantBody,
+    load: collectionResource,
+    authorize: { rules: collectionRules, action: 'share' },
     responses: { 204: { description: 'Granted' } },
-    async handle({ actor, em, params, body }) {
-      const { collection, view } = await loadCollection(em, actor, params.collectionId);
-      authorize(collectionRules, view, 'share');
+    async handle({ em, body, subject: { collection } }) {
       await grantAccess(em, { collection }, body);
       return { status: 204 };
     },
@@ -144,9 +146,10 @@ export const collectionsRoutes = [
     tags,
     params: OrgParams,
     query: ListCollectionsQuery,
-    responses: { 200: { description: 'Collections', schema: paged(CollectionSchema) } },
-    async handle({ actor, em, params, query, deps }) {
-      const access = await ContentAccess.load(em, await loadOrgAccess(em, actor, params.organizationId));
+    load: orgContentResource,
+    authorize: { rules: organizationRules, action: 'view' },
+    responses: { 200: { description: 'Collections', schema: paged(CollectionWire) } },
+    async handle({ em, query, deps, subject: { access } }) {
       const page = await listReadableCollections(em, access, !query.nested, query);
       return { status: 200, body: { ...page, items: page.items.map((c) => presentCollection(c, access, deps.urls)) } };
     },
@@ -159,12 +162,10 @@ export const collectionsRoutes = [
     tags,
     params: OrgParams,
     body: CreateCollectionBody,
-    responses: { 201: { description: 'The new collection', schema: CollectionSchema } },
-    async handle({ actor, em, params, body, deps }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      const access = await ContentAccess.load(em, org);
-      const parent = body?.parent ? await targetCollection(em, access, body.parent, 'body.parent') : null;
-      if (!parent) authorize(organizationRules, org, 'createContent');
+    load: contentTargetResource,
+    authorize: { rules: contentTargetRules, action: 'create' },
+    responses: { 201: { description: 'The new collection', schema: CollectionWire } },
+    async handle({ em, body, deps, subject: { access, parent } }) {
       const collection = await createCollection(em, access, { ...body, parent });
       const presented = presentCollection(collection, access, deps.urls);
       return { status: 201, body: presented, location: presented.urls.location };

@@ -2,7 +2,7 @@ import { Id, PagingQuery, QueryBoolean } from '../http/common.schema.ts';
 import { DefaultLevel } from '../http/content.schema.ts';
 import { z } from '../http/zod.ts';
 
-export const CollectionSchema = z
+export const CollectionWire = z
   .object({
     object: z.literal('collection'),
     id: z.string(),

@@ -1,19 +1,25 @@
 import { findInTree, loadBody } from '../../domain/content/revision-reader.ts';
 import { evaluate } from '../../domain/content/variables.ts';
 import { markdownToDocument } from '../../domain/content/markdown/document.ts';
+import { spaceRules } from '../../domain/content/content.policy.ts';
+import { spaceResource } from '../../domain/content/load-content.ts';
 import { notFound } from '../../domain/shared/errors.ts';
 import { Id, paged } from '../http/common.schema.ts';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
 import { z } from '../http/zod.ts';
 import { presentFile, presentPage, presentRevision } from './content.presenter.ts';
-import { ContentQuery, FileSchema, FilesQuery, PageQuery, PageSchema, PagesResponse, RevisionSchema } from './content.schema.ts';
-import { fileContext, pageOfList, readRevision } from './read-content.ts';
+import { ContentQuery, FileWire, FilesQuery, PageQuery, PageWire, PagesResponse, RevisionWire } from './content.schema.ts';
+import { pageOfList } from '../../domain/shared/paging.ts';
+import { fileContext, readRevision } from './read-content.ts';
+
+/** The current content has only {spaceId}; a revision read by id adds {revisionId}. */
+type SourceShape = { spaceId: typeof Id; revisionId?: typeof Id };
 
 type Source = {
   /** Path of the revision, relative to /v1, with {spaceId} (and {revisionId}). */
   base: string;
-  /** Path parameters; `revisionId` is absent for the current content. */
-  params: z.ZodObject<{ spaceId: typeof Id; revisionId: z.ZodOptional<typeof Id> }>;
+  /** Exactly the parameters of `base`: the OpenAPI document declares each path's own, all required. */
+  params: z.ZodObject<SourceShape>;
   ids: { revision: string; pages: string; files: string; file: string; page: string };
   what: string;
 };
@@ -25,7 +31,8 @@ type Source = {
  */
 function revisionReads(source: Source): AnyRoute[] {
   const tags = ['content'];
-  const revisionOf = (p: { revisionId?: string }) => p.revisionId;
+  // Only the by-id source has (and validated) a revisionId; the current content has none.
+  const revisionOf = (p: { revisionId?: unknown }) => (typeof p.revisionId === 'string' ? p.revisionId : undefined);
   const pageParams = source.params.extend({ pageId: Id });
   const fileParams = source.params.extend({ fileId: Id });
   // Built apart from the return statement so each route infers its own types.
@@ -37,11 +44,13 @@ function revisionReads(source: Source): AnyRoute[] {
       summary: `The ${source.what}`,
       tags,
       auth: 'user',
+      load: spaceResource,
+      authorize: { rules: spaceRules, action: 'view' },
       params: source.params,
       query: ContentQuery,
-      responses: { 200: { description: 'The revision', schema: RevisionSchema } },
-      async handle({ actor, em, params, query, deps }) {
-        const r = await readRevision(em, actor, params.spaceId, revisionOf(params));
+      responses: { 200: { description: 'The revision', schema: RevisionWire } },
+      async handle({ em, params, query, deps, subject }) {
+        const r = await readRevision(em, subject, revisionOf(params));
         const ctx = { spaceId: r.space.id, urls: deps.urls, metadata: query.metadata, files: fileContext(deps, query.metadata) };
         return { status: 200, body: presentRevision(r.revision, await r.tree(), await r.files(), ctx) };
       },
@@ -53,11 +62,13 @@ function revisionReads(source: Source): AnyRoute[] {
       summary: `The page tree of the ${source.what}`,
       tags,
       auth: 'user',
+      load: spaceResource,
+      authorize: { rules: spaceRules, action: 'view' },
       params: source.params,
       query: ContentQuery,
       responses: { 200: { description: 'Pages', schema: PagesResponse } },
-      async handle({ actor, em, params, query, deps }) {
-        const r = await readRevision(em, actor, params.spaceId, revisionOf(params));
+      async handle({ em, params, query, deps, subject }) {
+        const r = await readRevision(em, subject, revisionOf(params));
         const ctx = { spaceId: r.space.id, urls: deps.urls, metadata: query.metadata };
         return { status: 200, body: { pages: (await r.tree()).map((p) => presentPage(p, ctx)) } };
       },
@@ -69,11 +80,13 @@ function revisionReads(source: Source): AnyRoute[] {
       summary: `The files of the ${source.what}`,
       tags,
       auth: 'user',
+      load: spaceResource,
+      authorize: { rules: spaceRules, action: 'view' },
       params: source.params,
       query: FilesQuery,
-      responses: { 200: { description: 'Files', schema: paged(FileSchema) } },
-      async handle({ actor, em, params, query, deps }) {
-        const r = await readRevision(em, actor, params.spaceId, revisionOf(params));
+      responses: { 200: { description: 'Files', schema: paged(FileWire) } },
+      async handle({ em, params, query, deps, subject }) {
+        const r = await readRevision(em, subject, revisionOf(params));
         const page = pageOfList(await r.files(), (f) => f.fileId, query);
         const ctx = fileContext(deps, query.metadata);
         return { status: 200, body: { ...page, items: page.items.map((f) => presentFile(f, ctx)) } };
@@ -86,11 +99,13 @@ function revisionReads(source: Source): AnyRoute[] {
       summary: `One file of the ${source.what}`,
       tags,
       auth: 'user',
+      load: spaceResource,
+      authorize: { rules: spaceRules, action: 'view' },
       params: fileParams,
       query: ContentQuery,
-      responses: { 200: { description: 'The file', schema: FileSchema } },
-      async handle({ actor, em, params, query, deps }) {
-        const r = await readRevision(em, actor, params.spaceId, revisionOf(params));
+      responses: { 200: { description: 'The file', schema: FileWire } },
+      async handle({ em, params, query, deps, subject }) {
+        const r = await readRevision(em, subject, revisionOf(params));
         const file = (await r.files()).find((f) => f.fileId === params.fileId);
         if (!file) throw notFound('File');
         return { status: 200, body: presentFile(file, fileContext(deps, query.metadata)) };
@@ -103,11 +118,13 @@ function revisionReads(source: Source): AnyRoute[] {
       summary: `One page of the ${source.what}, with its text`,
       tags,
       auth: 'user',
+      load: spaceResource,
+      authorize: { rules: spaceRules, action: 'view' },
       params: pageParams,
       query: PageQuery,
-      responses: { 200: { description: 'The page', schema: PageSchema } },
-      async handle({ actor, em, params, query, deps }) {
-        const r = await readRevision(em, actor, params.spaceId, revisionOf(params));
+      responses: { 200: { description: 'The page', schema: PageWire } },
+      async handle({ em, params, query, deps, subject }) {
+        const r = await readRevision(em, subject, revisionOf(params));
         const page = findInTree(await r.tree(), params.pageId);
         if (!page) throw notFound('Page');
         let markdown = (await loadBody(em, page.node.bodyHash ?? null))?.markdown;
@@ -125,13 +142,13 @@ function revisionReads(source: Source): AnyRoute[] {
 export const contentRoutes: AnyRoute[] = [
   ...revisionReads({
     base: '/spaces/{spaceId}/content',
-    params: z.object({ spaceId: Id, revisionId: Id.optional() }),
+    params: z.object({ spaceId: Id }),
     ids: { revision: 'getCurrentRevision', pages: 'listPages', files: 'listFiles', file: 'getFileById', page: 'getPageById' },
     what: 'space’s current content',
   }),
   ...revisionReads({
     base: '/spaces/{spaceId}/revisions/{revisionId}',
-    params: z.object({ spaceId: Id, revisionId: Id.optional() }),
+    params: z.object({ spaceId: Id, revisionId: Id }),
     ids: {
       revision: 'getRevisionById',
       pages: 'listPagesInRevisionById',

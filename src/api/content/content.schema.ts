@@ -36,7 +36,7 @@ const Layout = z.object({
 
 const Variables = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
 
-export const PageSchema: z.ZodType = z
+export const PageWire: z.ZodType = z
   .object({
     id: z.string(),
     title: z.string(),
@@ -55,12 +55,12 @@ export const PageSchema: z.ZodType = z
     markdown: z.string().optional(),
     document: z.unknown().optional(),
     get pages() {
-      return z.array(PageSchema).optional();
+      return z.array(PageWire).optional();
     },
   })
   .meta({ id: 'RevisionPage' });
 
-export const FileSchema = z
+export const FileWire = z
   .object({
     id: z.string(),
     name: z.string(),
@@ -72,13 +72,13 @@ export const FileSchema = z
   })
   .meta({ id: 'RevisionFile' });
 
-export const RevisionSchema = z
+export const RevisionWire = z
   .object({
     object: z.literal('revision'),
     id: z.string(),
     parents: z.array(z.string()),
-    pages: z.array(PageSchema),
-    files: z.array(FileSchema),
+    pages: z.array(PageWire),
+    files: z.array(FileWire),
     reusableContents: z.array(z.unknown()),
     variables: Variables,
     createdAt: z.string(),
@@ -88,4 +88,4 @@ export const RevisionSchema = z
   })
   .meta({ id: 'Revision' });
 
-export const PagesResponse = z.object({ pages: z.array(PageSchema) });
+export const PagesResponse = z.object({ pages: z.array(PageWire) });

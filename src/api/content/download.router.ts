@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { notFound } from '../../domain/shared/errors.ts';
 import { defineRoute } from '../http/route.ts';
 import { z } from '../http/zod.ts';
+import { downloadHeaders } from './download-headers.ts';
 
 /**
  * Serves file bytes behind a signed, expiring link (the `downloadURL` of files). No token:
@@ -33,10 +34,8 @@ export const downloadRoutes = [
         status: 200,
         body: stream instanceof Readable ? stream : Readable.from(stream),
         headers: {
-          'Content-Type': query.type,
-          'Content-Disposition': `inline; filename*=UTF-8''${encodeURIComponent(query.name)}`,
+          ...downloadHeaders(query.name, query.type),
           'Cache-Control': 'private, max-age=300',
-          'X-Content-Type-Options': 'nosniff',
         },
       };
     },

@@ -1,6 +1,12 @@
 import { ROLES } from '../../domain/shared/roles.ts';
 import { z } from './zod.ts';
 
+/*
+ * Names of wire schemas (zod, never entities): `XWire` is the object of a resource as the
+ * API shows it (`SpaceWire`; the entity is `Space`), `XBody` a request body, `XQuery` and
+ * `XParams` the query and path, `XResponse` a whole response body that is not a resource.
+ */
+
 /** Path ids: opaque strings. Unknown ones answer 404, so only absurd input is a 400. */
 export const Id = z.string().min(1).max(100);
 
@@ -42,7 +48,6 @@ export function paged<T extends z.ZodType>(item: T) {
 }
 
 export const UrlsLocation = z.object({ location: z.string() });
-export const UrlsLocationApp = z.object({ location: z.string(), app: z.string() });
 
 export const RichTextDocument = z
   .object({

@@ -1,8 +1,7 @@
 import { spaceRules } from '../../domain/content/content.policy.ts';
-import { loadSpace } from '../../domain/content/load-content.ts';
+import { spaceResource } from '../../domain/content/load-content.ts';
 import { assertNotDeleted } from '../../domain/content/spaces.ts';
 import { GitImport } from '../../domain/entities/git-import.entity.ts';
-import { authorize } from '../../domain/policy/authorize.ts';
 import { gitImportJob } from '../../jobs/git-import.job.ts';
 import { Id } from '../http/common.schema.ts';
 import { defineRoute } from '../http/route.ts';
@@ -34,22 +33,21 @@ export const gitRoutes = [
     tags: ['imports'],
     params: z.object({ spaceId: Id }),
     body: ImportGitRepository,
+    load: spaceResource,
+    authorize: { rules: spaceRules, action: 'triggerGitSync' },
+    transactional: true,
     responses: { 204: { description: 'Accepted; a worker imports the repository' } },
-    async handle({ actor, em, params, body, outbox }) {
-      const { space, view } = await loadSpace(em, actor, params.spaceId);
-      authorize(spaceRules, view, 'triggerGitSync');
+    async handle({ em, body, outbox, subject: { space } }) {
       assertNotDeleted(space);
-      await em.transactional(async (tx) => {
-        const imp = tx.create(GitImport, {
-          space,
-          url: body.url,
-          ref: body.ref,
-          projectDirectory: body.repoProjectDirectory ?? null,
-          standalone: body.standalone ?? false,
-        });
-        await tx.flush();
-        outbox.add(tx, gitImportJob, { importId: imp.id });
+      const imp = em.create(GitImport, {
+        space,
+        url: body.url,
+        ref: body.ref,
+        projectDirectory: body.repoProjectDirectory ?? null,
+        standalone: body.standalone ?? false,
       });
+      await em.flush();
+      outbox.add(em, gitImportJob, { importId: imp.id });
       return { status: 204 };
     },
   }),

@@ -1,11 +1,12 @@
-import { spaceRules } from '../../domain/content/content.policy.ts';
-import { loadSpace } from '../../domain/content/load-content.ts';
+import { spaceRules, type ContentView } from '../../domain/content/content.policy.ts';
+import { loadSpace, type LoadedSpace } from '../../domain/content/load-content.ts';
 import { findInTree, loadRevision, loadTree } from '../../domain/content/revision-reader.ts';
 import { assertNotDeleted } from '../../domain/content/spaces.ts';
 import { ImportRun } from '../../domain/entities/import-run.entity.ts';
-import { loadOrgAccess } from '../../domain/organizations/org-access.ts';
-import { authorize } from '../../domain/policy/authorize.ts';
-import { BadRequestError, notFound } from '../../domain/shared/errors.ts';
+import { redactText, redactUrl } from '../../domain/net/redact.ts';
+import { loadOrgView } from '../../domain/organizations/org-view.ts';
+import type { Resource } from '../../domain/policy/authorize.ts';
+import { BadRequestError, notFound, NotFoundError } from '../../domain/shared/errors.ts';
 import { websiteImportJob } from '../../jobs/website-import.job.ts';
 import { Id } from '../http/common.schema.ts';
 import { defineRoute } from '../http/route.ts';
@@ -21,7 +22,7 @@ const StartImportRun = z.object({
   target: z.object({ space: Id, changeRequest: Id.optional(), page: Id.optional() }),
 });
 
-const ImportRunSchema = z
+const ImportRunWire = z
   .object({
     object: z.literal('import-run'),
     id: z.string(),
@@ -35,28 +36,56 @@ const ImportRunSchema = z
 
 const RunParams = z.object({ organizationId: Id, importRunId: Id });
 
-function presentRun(run: ImportRun): z.infer<typeof ImportRunSchema> {
+function presentRun(run: ImportRun): z.infer<typeof ImportRunWire> {
   return {
     object: 'import-run',
     id: run.id,
     status: run.status,
     ...(run.startedAt ? { startedAt: run.startedAt.toISOString() } : {}),
     ...(run.completedAt ? { completedAt: run.completedAt.toISOString() } : {}),
-    ...(run.error ? { error: run.error } : {}),
-    pages: run.pages,
+    // The source URL (and every page URL crawled from it) may carry credentials.
+    ...(run.error ? { error: redactText(run.error) } : {}),
+    pages: run.pages.map((page) => ({ ...page, sourceURL: redactUrl(page.sourceURL) })),
   };
 }
 
+type LoadedRun = { run: ImportRun; view: ContentView };
+
 /** The run, if the caller belongs to its organization and can read its space. */
-async function loadRun(em: Parameters<typeof loadSpace>[0], actor: Parameters<typeof loadSpace>[1], organizationId: string, runId: string) {
-  await loadOrgAccess(em, actor, organizationId);
-  const run = await em.findOne(ImportRun, { id: runId, organization: organizationId });
-  if (!run) throw notFound('Import run');
-  const { view } = await loadSpace(em, actor, run.space.id).catch(() => {
-    throw notFound('Import run');
-  });
-  return { run, view };
-}
+const importRunResource: Resource<LoadedRun, ContentView, { params: { organizationId: string; importRunId: string } }> = {
+  name: 'space of the import run',
+  async load(em, actor, { params }) {
+    await loadOrgView(em, actor, params.organizationId);
+    const run = await em.findOne(ImportRun, { id: params.importRunId, organization: params.organizationId });
+    if (!run) throw notFound('Import run');
+    try {
+      return { run, view: (await loadSpace(em, actor, run.space.id)).view };
+    } catch (err) {
+      if (err instanceof NotFoundError) throw notFound('Import run');
+      throw err;
+    }
+  },
+  view: (r) => r.view,
+};
+
+/** The space a run imports into (`target.space`): one the caller can read in this organization, else a 400. */
+const importTargetResource: Resource<LoadedSpace, ContentView, { params: { organizationId: string }; body: { target: { space: string } } }> = {
+  name: 'target space',
+  async load(em, actor, { params, body }) {
+    await loadOrgView(em, actor, params.organizationId);
+    const missing = () => new BadRequestError(`target.space: no space "${body.target.space}" in this organization`);
+    let loaded: LoadedSpace;
+    try {
+      loaded = await loadSpace(em, actor, body.target.space);
+    } catch (err) {
+      if (err instanceof NotFoundError) throw missing();
+      throw err;
+    }
+    if (loaded.space.organization.id !== params.organizationId) throw missing();
+    return loaded;
+  },
+  view: (l) => l.view,
+};
 
 export const importRunRoutes = [
   defineRoute({
@@ -67,31 +96,25 @@ export const importRunRoutes = [
     tags,
     params: z.object({ organizationId: Id }),
     body: StartImportRun,
-    responses: { 201: { description: 'The run', schema: ImportRunSchema } },
-    async handle({ actor, em, params, body, outbox }) {
-      await loadOrgAccess(em, actor, params.organizationId);
-      const { space, view } = await loadSpace(em, actor, body.target.space).catch(() => {
-        throw new BadRequestError(`target.space: no space "${body.target.space}" in this organization`);
-      });
-      if (space.organization.id !== params.organizationId) throw new BadRequestError(`target.space: no space "${body.target.space}" in this organization`);
-      authorize(spaceRules, view, 'edit');
+    load: importTargetResource,
+    authorize: { rules: spaceRules, action: 'edit' },
+    transactional: true,
+    responses: { 201: { description: 'The run', schema: ImportRunWire } },
+    async handle({ em, params, body, outbox, subject: { space } }) {
       assertNotDeleted(space);
       if (body.source.type === 'file') throw new BadRequestError('source.type: file imports need uploads, which are not available yet; import a website');
       if (body.target.changeRequest) throw new BadRequestError('target.changeRequest: change requests are not available yet');
       if (body.target.page && !findInTree(await loadTree(em, (await loadRevision(em, space)).pages), body.target.page)) {
         throw new BadRequestError(`target.page: no page "${body.target.page}" in the space`);
       }
-      const run = await em.transactional(async (tx) => {
-        const created = tx.create(ImportRun, {
-          organization: params.organizationId,
-          space,
-          parentPage: body.target.page ?? null,
-          sourceUrl: body.source.type === 'website' ? body.source.url : '',
-        });
-        await tx.flush();
-        outbox.add(tx, websiteImportJob, { runId: created.id });
-        return created;
+      const run = em.create(ImportRun, {
+        organization: params.organizationId,
+        space,
+        parentPage: body.target.page ?? null,
+        sourceUrl: body.source.type === 'website' ? body.source.url : '',
       });
+      await em.flush();
+      outbox.add(em, websiteImportJob, { runId: run.id });
       return { status: 201, body: presentRun(run) };
     },
   }),
@@ -102,9 +125,10 @@ export const importRunRoutes = [
     summary: 'An import run: its status, and the pages it made',
     tags,
     params: RunParams,
-    responses: { 200: { description: 'The run', schema: ImportRunSchema } },
-    async handle({ actor, em, params }) {
-      const { run } = await loadRun(em, actor, params.organizationId, params.importRunId);
+    load: importRunResource,
+    authorize: { rules: spaceRules, action: 'view' },
+    responses: { 200: { description: 'The run', schema: ImportRunWire } },
+    async handle({ subject: { run } }) {
       return { status: 200, body: presentRun(run) };
     },
   }),
@@ -115,10 +139,10 @@ export const importRunRoutes = [
     summary: 'Stop an import run that has not finished',
     tags,
     params: RunParams,
-    responses: { 201: { description: 'The run', schema: ImportRunSchema } },
-    async handle({ actor, em, params, deps }) {
-      const { run, view } = await loadRun(em, actor, params.organizationId, params.importRunId);
-      authorize(spaceRules, view, 'edit');
+    load: importRunResource,
+    authorize: { rules: spaceRules, action: 'edit' },
+    responses: { 201: { description: 'The run', schema: ImportRunWire } },
+    async handle({ em, deps, subject: { run } }) {
       if (run.status === 'completed' || run.status === 'failed') throw new BadRequestError(`The run has already ${run.status === 'completed' ? 'completed' : 'failed'}`);
       if (run.status !== 'cancelled') {
         run.status = 'cancelled';

@@ -8,16 +8,14 @@ import {
   joinWithInvite,
   listInviteLinks,
 } from '../../domain/organizations/invites.ts';
-import { loadOrgAccess } from '../../domain/organizations/org-access.ts';
-import { organizationRules } from '../../domain/organizations/organization.policy.ts';
-import { authorize } from '../../domain/policy/authorize.ts';
+import { organizationResource, organizationRules } from '../../domain/organizations/organization.policy.ts';
 import { paged, PagingQuery } from '../http/common.schema.ts';
 import { defineRoute } from '../http/route.ts';
 import { z } from '../http/zod.ts';
 import { OrgParams } from '../orgs/orgs.schema.ts';
 import {
   CreateInviteLinkBody,
-  InviteLinkSchema,
+  InviteLinkWire,
   InviteParams,
   InviteUsersBody,
   InviteUsersResponse,
@@ -27,7 +25,7 @@ import {
 const tags = ['invites'];
 
 /** `redundant`: the link grants no more than anyone joining by e-mail domain already gets. */
-function presentInvite(invite: InviteLink, organization: Organization): z.infer<typeof InviteLinkSchema> {
+function presentInvite(invite: InviteLink, organization: Organization): z.infer<typeof InviteLinkWire> {
   const redundant = organization.emailDomains.length > 0 && invite.role === organization.defaultRole;
   return { object: 'invite', id: invite.id, role: invite.role ?? null, redundant };
 }
@@ -41,10 +39,10 @@ export const invitesRoutes = [
     tags,
     params: OrgParams,
     body: CreateInviteLinkBody,
-    responses: { 201: { description: 'The invite link', schema: InviteLinkSchema } },
-    async handle({ actor, em, params, body }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(organizationRules, org, 'manageInvites');
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'manageInvites' },
+    responses: { 201: { description: 'The invite link', schema: InviteLinkWire } },
+    async handle({ actor, em, body, subject: org }) {
       const invite = await createInviteLink(em, org.organization, body.role, actor.user);
       return { status: 201, body: presentInvite(invite, org.organization) };
     },
@@ -57,10 +55,10 @@ export const invitesRoutes = [
     tags,
     params: OrgParams,
     query: PagingQuery,
-    responses: { 200: { description: 'Invite links', schema: paged(InviteLinkSchema) } },
-    async handle({ actor, em, params, query }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(organizationRules, org, 'manageInvites');
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'manageInvites' },
+    responses: { 200: { description: 'Invite links', schema: paged(InviteLinkWire) } },
+    async handle({ em, query, subject: org }) {
       const page = await listInviteLinks(em, org.organization, query);
       return { status: 200, body: { ...page, items: page.items.map((i) => presentInvite(i, org.organization)) } };
     },
@@ -72,10 +70,10 @@ export const invitesRoutes = [
     summary: 'One invite link',
     tags,
     params: InviteParams,
-    responses: { 200: { description: 'The invite link', schema: InviteLinkSchema } },
-    async handle({ actor, em, params }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(organizationRules, org, 'manageInvites');
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'manageInvites' },
+    responses: { 200: { description: 'The invite link', schema: InviteLinkWire } },
+    async handle({ em, params, subject: org }) {
       const invite = await getInviteLink(em, org.organization, params.inviteId);
       return { status: 200, body: presentInvite(invite, org.organization) };
     },
@@ -88,10 +86,10 @@ export const invitesRoutes = [
     tags,
     params: InviteParams,
     body: UpdateInviteLinkBody,
-    responses: { 200: { description: 'The invite link', schema: InviteLinkSchema } },
-    async handle({ actor, em, params, body }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(organizationRules, org, 'manageInvites');
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'manageInvites' },
+    responses: { 200: { description: 'The invite link', schema: InviteLinkWire } },
+    async handle({ em, params, body, subject: org }) {
       const invite = await getInviteLink(em, org.organization, params.inviteId);
       invite.role = body.role;
       await em.flush();
@@ -105,10 +103,10 @@ export const invitesRoutes = [
     summary: 'Revoke an invite link',
     tags,
     params: InviteParams,
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'manageInvites' },
     responses: { 205: { description: 'Deleted' }, 204: { description: 'There was no such invite' } },
-    async handle({ actor, em, params }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(organizationRules, org, 'manageInvites');
+    async handle({ em, params, subject: org }) {
       return { status: (await deleteInviteLink(em, org.organization, params.inviteId)) ? 205 : 204 };
     },
   }),
@@ -133,10 +131,10 @@ export const invitesRoutes = [
     tags,
     params: OrgParams,
     body: InviteUsersBody,
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'manageMembers' },
     responses: { 200: { description: 'Who was added', schema: InviteUsersResponse } },
-    async handle({ actor, em, params, body }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(organizationRules, org, 'manageMembers');
+    async handle({ em, body, subject: org }) {
       return { status: 200, body: await inviteUsers(em, org.organization, body) };
     },
   }),

@@ -1,7 +1,7 @@
 import { Id, RoleOrGuest } from '../http/common.schema.ts';
 import { z } from '../http/zod.ts';
 
-export const InviteLinkSchema = z
+export const InviteLinkWire = z
   .object({ object: z.literal('invite'), id: z.string(), role: RoleOrGuest, redundant: z.boolean() })
   .meta({ id: 'OrganizationInviteLink' });
 

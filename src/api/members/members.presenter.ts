@@ -4,15 +4,16 @@ import { spaceCountsByUser, teamCountsByMember } from '../../domain/organization
 import type { Urls } from '../http/urls.ts';
 import type { z } from '../http/zod.ts';
 import { presentUser } from '../users/user.presenter.ts';
-import type { MemberSchema } from './members.schema.ts';
+import type { MemberWire } from './members.schema.ts';
 
-type MemberBody = z.infer<typeof MemberSchema>;
+type MemberBody = z.infer<typeof MemberWire>;
 
 /** Members' `teams` counts come from one grouped query per page. */
 export async function presentMembers(em: EntityManager, members: Member[], urls: Urls): Promise<MemberBody[]> {
   const [teams, spaces] = await Promise.all([
     teamCountsByMember(em, members.map((m) => m.id)),
-    spaceCountsByUser(em, members.map((m) => m.user.id)),
+    // A page of members is one organization's.
+    spaceCountsByUser(em, members[0]?.organization.id ?? '', members.map((m) => m.user.id)),
   ]);
   return members.map((m) => presentMember(m, { teams: teams.get(m.id) ?? 0, spaces: spaces.get(m.user.id) ?? 0 }, urls));
 }

@@ -1,19 +1,12 @@
 import { getMember, listMembers, recordPing, removeMember, setSsoMember, updateMemberRole } from '../../domain/organizations/members.ts';
-import { loadOrgAccess, type OrgAccess } from '../../domain/organizations/org-access.ts';
-import { organizationRules } from '../../domain/organizations/organization.policy.ts';
-import { authorize } from '../../domain/policy/authorize.ts';
+import { organizationResource, organizationRules, selfOr } from '../../domain/organizations/organization.policy.ts';
 import { paged } from '../http/common.schema.ts';
 import { defineRoute } from '../http/route.ts';
 import { OrgParams } from '../orgs/orgs.schema.ts';
 import { presentMembers, presentOneMember } from './members.presenter.ts';
-import { ListMembersQuery, MemberParams, MemberSchema, PingResponse, UpdateMemberBody } from './members.schema.ts';
+import { ListMembersQuery, MemberParams, MemberWire, PingResponse, UpdateMemberBody } from './members.schema.ts';
 
 const tags = ['members'];
-
-/** Members may always read and leave their own membership; anything else needs the rule. */
-function isSelf(access: OrgAccess, userId: string): boolean {
-  return access.actor.kind === 'user' && access.actor.user.id === userId;
-}
 
 export const membersRoutes = [
   defineRoute({
@@ -24,10 +17,10 @@ export const membersRoutes = [
     tags,
     params: OrgParams,
     query: ListMembersQuery,
-    responses: { 200: { description: 'Members', schema: paged(MemberSchema) } },
-    async handle({ actor, em, params, query, deps }) {
-      const access = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(organizationRules, access, 'listMembers');
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'listMembers' },
+    responses: { 200: { description: 'Members', schema: paged(MemberWire) } },
+    async handle({ em, query, deps, subject: access }) {
       const page = await listMembers(em, access.organization, query, query);
       return { status: 200, body: { ...page, items: await presentMembers(em, page.items, deps.urls) } };
     },
@@ -39,10 +32,10 @@ export const membersRoutes = [
     summary: 'One member',
     tags,
     params: MemberParams,
-    responses: { 200: { description: 'The member', schema: MemberSchema } },
-    async handle({ actor, em, params, deps }) {
-      const access = await loadOrgAccess(em, actor, params.organizationId);
-      if (!isSelf(access, params.userId)) authorize(organizationRules, access, 'listMembers');
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: selfOr('listMembers') },
+    responses: { 200: { description: 'The member', schema: MemberWire } },
+    async handle({ em, params, deps, subject: access }) {
       const member = await getMember(em, access.organization, params.userId);
       return { status: 200, body: await presentOneMember(em, member, deps.urls) };
     },
@@ -55,10 +48,10 @@ export const membersRoutes = [
     tags,
     params: MemberParams,
     body: UpdateMemberBody,
-    responses: { 200: { description: 'The member', schema: MemberSchema } },
-    async handle({ actor, em, params, body, deps }) {
-      const access = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(organizationRules, access, 'manageMembers');
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'manageMembers' },
+    responses: { 200: { description: 'The member', schema: MemberWire } },
+    async handle({ em, params, body, deps, subject: access }) {
       const member =
         body.role === undefined
           ? await getMember(em, access.organization, params.userId)
@@ -73,10 +66,10 @@ export const membersRoutes = [
     summary: 'Remove a member (or leave the organization)',
     tags,
     params: MemberParams,
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: selfOr('manageMembers') },
     responses: { 204: { description: 'Removed, or was not a member' } },
-    async handle({ actor, em, params }) {
-      const access = await loadOrgAccess(em, actor, params.organizationId);
-      if (!isSelf(access, params.userId)) authorize(organizationRules, access, 'manageMembers');
+    async handle({ em, params, subject: access }) {
       await removeMember(em, access.organization, params.userId);
       return { status: 204 };
     },
@@ -88,10 +81,10 @@ export const membersRoutes = [
     summary: 'Record that the caller was active in the organization',
     tags,
     params: OrgParams,
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'ping' },
     responses: { 200: { description: 'Recorded', schema: PingResponse } },
-    async handle({ actor, em, params }) {
-      const access = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(organizationRules, access, 'ping');
+    async handle({ em, subject: access }) {
       await recordPing(em, access);
       // Visitor claims exist only for visitor-auth sites, which are not built yet.
       return { status: 200, body: {} };
@@ -104,10 +97,10 @@ export const membersRoutes = [
     summary: 'Make a member sign in through the organization’s SAML provider',
     tags,
     params: MemberParams,
-    responses: { 200: { description: 'The member', schema: MemberSchema } },
-    async handle({ actor, em, params, deps }) {
-      const access = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(organizationRules, access, 'manageSso');
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'manageSso' },
+    responses: { 200: { description: 'The member', schema: MemberWire } },
+    async handle({ em, params, deps, subject: access }) {
       const member = await setSsoMember(em, access.organization, params.userId);
       return { status: 200, body: await presentOneMember(em, member, deps.urls) };
     },

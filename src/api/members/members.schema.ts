@@ -1,14 +1,14 @@
 import { ROLES } from '../../domain/shared/roles.ts';
 import { Id, Order, PagingQuery, RoleOrGuest } from '../http/common.schema.ts';
 import { z } from '../http/zod.ts';
-import { UserSchema } from '../users/user.presenter.ts';
+import { UserWire } from '../users/user.presenter.ts';
 
-export const MemberSchema = z
+export const MemberWire = z
   .object({
     object: z.literal('member'),
     id: z.string(),
     role: RoleOrGuest,
-    user: UserSchema,
+    user: UserWire,
     disabled: z.boolean(),
     joinedAt: z.string(),
     lastSeenAt: z.string().optional(),

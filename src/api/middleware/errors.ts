@@ -1,10 +1,11 @@
 import { DriverException, UniqueConstraintViolationException, ValidationError as OrmValidationError } from '@mikro-orm/core';
 import type { Next } from 'koa';
-import { DomainError } from '../../domain/shared/errors.ts';
+import { DomainError, ServiceUnavailableError } from '../../domain/shared/errors.ts';
 import type { AppContext } from '../context.ts';
 import { RequestValidationError } from '../http/route.ts';
+import { isDependencyUnavailable, RETRY_AFTER_SECONDS } from './unavailable.ts';
 
-type Mapped = { status: number; message: string };
+type Mapped = { status: number; message: string; retryAfter?: number };
 
 /** Library errors from the HTTP layer (body parser, router) that carry a safe status. */
 type HttpishError = Error & { status?: number; expose?: boolean; type?: string };
@@ -28,11 +29,16 @@ export async function errorMiddleware(ctx: AppContext, next: Next) {
     const mapped = mapError(err);
     if (mapped.status >= 500) ctx.state.log?.error({ err }, 'request failed');
     ctx.status = mapped.status;
+    if (mapped.retryAfter) ctx.set('Retry-After', String(mapped.retryAfter));
     ctx.body = { error: { code: mapped.status, message: mapped.message } };
   }
 }
 
 export function mapError(err: unknown): Mapped {
+  if (err instanceof ServiceUnavailableError || isDependencyUnavailable(err)) {
+    // A dependency down is a 503 the client may retry, never a 204/404 or a bare 500.
+    return { status: 503, message: 'The service is temporarily unavailable; retry later', retryAfter: RETRY_AFTER_SECONDS };
+  }
   if (err instanceof DomainError) return { status: err.status, message: err.message };
   if (err instanceof RequestValidationError) return { status: 400, message: err.message };
   if (err instanceof UniqueConstraintViolationException) {

@@ -1,26 +1,22 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Actor } from '../../domain/auth/actor.ts';
 import { openapiRules } from '../../domain/openapi/openapi.policy.ts';
 import { getSpec, getVersion, listVersions } from '../../domain/openapi/specs.ts';
-import { loadOrgAccess } from '../../domain/organizations/org-access.ts';
-import { authorize } from '../../domain/policy/authorize.ts';
+import type { OrgView } from '../../domain/organizations/org-view.ts';
+import { organizationResource } from '../../domain/organizations/organization.policy.ts';
 import type { ApiDeps } from '../context.ts';
 import { paged, PagingQuery } from '../http/common.schema.ts';
 import { defineRoute } from '../http/route.ts';
 import { presentVersion } from './openapi.presenter.ts';
-import { SpecParams, VersionContentSchema, VersionParams, VersionSchema } from './openapi.schema.ts';
+import { SpecParams, VersionContentWire, VersionParams, VersionWire } from './openapi.schema.ts';
 
 const tags = ['openapi'];
 
-async function readableSpec(em: EntityManager, actor: Actor, organizationId: string, slug: string) {
-  const org = await loadOrgAccess(em, actor, organizationId);
-  authorize(openapiRules, org, 'view');
-  return getSpec(em, org.organization, slug);
-}
+/** Every route here reads a specification of the organization: the `view` rule of specifications. */
+const readable = { load: organizationResource, authorize: { rules: openapiRules, action: 'view' as const } };
 
 /** One version (or `latest`), as itself or as its content. */
-async function readVersion(em: EntityManager, actor: Actor, params: { organizationId: string; specSlug: string; versionId: string }, deps: ApiDeps, content: boolean) {
-  const spec = await readableSpec(em, actor, params.organizationId, params.specSlug);
+async function readVersion(em: EntityManager, org: OrgView, params: { specSlug: string; versionId: string }, deps: ApiDeps, content: boolean) {
+  const spec = await getSpec(em, org.organization, params.specSlug);
   const version = await getVersion(em, spec, params.versionId);
   const presented = presentVersion(version, spec, deps.urls);
   return { status: 200, body: content ? { filesystem: version.filesystem, url: presented.url } : presented };
@@ -35,9 +31,10 @@ export const openapiVersionRoutes = [
     tags,
     params: SpecParams,
     query: PagingQuery,
-    responses: { 200: { description: 'Versions', schema: paged(VersionSchema) } },
-    async handle({ actor, em, params, query, deps }) {
-      const spec = await readableSpec(em, actor, params.organizationId, params.specSlug);
+    ...readable,
+    responses: { 200: { description: 'Versions', schema: paged(VersionWire) } },
+    async handle({ em, params, query, deps, subject: org }) {
+      const spec = await getSpec(em, org.organization, params.specSlug);
       const page = await listVersions(em, spec, query);
       return { status: 200, body: { ...page, items: page.items.map((v) => presentVersion(v, spec, deps.urls)) } };
     },
@@ -49,9 +46,10 @@ export const openapiVersionRoutes = [
     summary: 'The newest version',
     tags,
     params: SpecParams,
-    responses: { 200: { description: 'The version', schema: VersionSchema } },
-    async handle({ actor, em, params, deps }) {
-      return readVersion(em, actor, { ...params, versionId: 'latest' }, deps, false);
+    ...readable,
+    responses: { 200: { description: 'The version', schema: VersionWire } },
+    async handle({ em, params, deps, subject: org }) {
+      return readVersion(em, org, { ...params, versionId: 'latest' }, deps, false);
     },
   }),
   defineRoute({
@@ -61,9 +59,10 @@ export const openapiVersionRoutes = [
     summary: 'Every file of the newest version, by path',
     tags,
     params: SpecParams,
-    responses: { 200: { description: 'The content', schema: VersionContentSchema } },
-    async handle({ actor, em, params, deps }) {
-      return readVersion(em, actor, { ...params, versionId: 'latest' }, deps, true);
+    ...readable,
+    responses: { 200: { description: 'The content', schema: VersionContentWire } },
+    async handle({ em, params, deps, subject: org }) {
+      return readVersion(em, org, { ...params, versionId: 'latest' }, deps, true);
     },
   }),
   defineRoute({
@@ -73,9 +72,10 @@ export const openapiVersionRoutes = [
     summary: 'One version',
     tags,
     params: VersionParams,
-    responses: { 200: { description: 'The version', schema: VersionSchema } },
-    async handle({ actor, em, params, deps }) {
-      return readVersion(em, actor, params, deps, false);
+    ...readable,
+    responses: { 200: { description: 'The version', schema: VersionWire } },
+    async handle({ em, params, deps, subject: org }) {
+      return readVersion(em, org, params, deps, false);
     },
   }),
   defineRoute({
@@ -85,9 +85,10 @@ export const openapiVersionRoutes = [
     summary: 'Every file of one version, by path',
     tags,
     params: VersionParams,
-    responses: { 200: { description: 'The content', schema: VersionContentSchema } },
-    async handle({ actor, em, params, deps }) {
-      return readVersion(em, actor, params, deps, true);
+    ...readable,
+    responses: { 200: { description: 'The content', schema: VersionContentWire } },
+    async handle({ em, params, deps, subject: org }) {
+      return readVersion(em, org, params, deps, true);
     },
   }),
 ];

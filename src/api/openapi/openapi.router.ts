@@ -1,17 +1,16 @@
 import { OpenApiSpec } from '../../domain/entities/openapi-spec.entity.ts';
 import { openapiRules } from '../../domain/openapi/openapi.policy.ts';
 import { createSpec, getSpec, listSpecs, setSource } from '../../domain/openapi/specs.ts';
-import { loadOrgAccess } from '../../domain/organizations/org-access.ts';
-import { authorize } from '../../domain/policy/authorize.ts';
+import { organizationResource } from '../../domain/organizations/organization.policy.ts';
 import { openapiProcessJob } from '../../jobs/openapi-process.job.ts';
 import { paged, PagingQuery } from '../http/common.schema.ts';
 import { defineRoute } from '../http/route.ts';
 import { OrgParams } from '../orgs/orgs.schema.ts';
 import { presentSpec } from './openapi.presenter.ts';
-import { CreateSpecBody, OpenApiSpecSchema, PatchSpecBody, PutSpecBody, SpecParams } from './openapi.schema.ts';
+import { CreateSpecBody, OpenApiSpecWire, PatchSpecBody, PutSpecBody, SpecParams } from './openapi.schema.ts';
 
 const tags = ['openapi'];
-const ok = { description: 'The specification', schema: OpenApiSpecSchema };
+const ok = { description: 'The specification', schema: OpenApiSpecWire };
 
 export const openapiRoutes = [
   defineRoute({
@@ -22,10 +21,10 @@ export const openapiRoutes = [
     tags,
     params: OrgParams,
     query: PagingQuery,
-    responses: { 200: { description: 'Specifications', schema: paged(OpenApiSpecSchema) } },
-    async handle({ actor, em, params, query, deps }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(openapiRules, org, 'view');
+    load: organizationResource,
+    authorize: { rules: openapiRules, action: 'view' },
+    responses: { 200: { description: 'Specifications', schema: paged(OpenApiSpecWire) } },
+    async handle({ em, query, deps, subject: org }) {
       const page = await listSpecs(em, org.organization, query);
       return { status: 200, body: { ...page, items: page.items.map((s) => presentSpec(s, org, deps.urls)) } };
     },
@@ -38,15 +37,13 @@ export const openapiRoutes = [
     tags,
     params: OrgParams,
     body: CreateSpecBody,
+    load: organizationResource,
+    authorize: { rules: openapiRules, action: 'edit' },
+    transactional: true,
     responses: { 201: ok },
-    async handle({ actor, em, params, body, deps, outbox }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(openapiRules, org, 'edit');
-      const spec = await em.transactional(async (tx) => {
-        const created = await createSpec(tx, org.organization, body.slug, body.source);
-        outbox.add(tx, openapiProcessJob, { specId: created.id });
-        return created;
-      });
+    async handle({ em, body, deps, outbox, subject: org }) {
+      const spec = await createSpec(em, org.organization, body.slug, body.source);
+      outbox.add(em, openapiProcessJob, { specId: spec.id });
       const presented = presentSpec(spec, org, deps.urls);
       return { status: 201, body: presented, location: presented.urls.location };
     },
@@ -58,10 +55,10 @@ export const openapiRoutes = [
     summary: 'One OpenAPI specification',
     tags,
     params: SpecParams,
+    load: organizationResource,
+    authorize: { rules: openapiRules, action: 'view' },
     responses: { 200: ok },
-    async handle({ actor, em, params, deps }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(openapiRules, org, 'view');
+    async handle({ em, params, deps, subject: org }) {
       return { status: 200, body: presentSpec(await getSpec(em, org.organization, params.specSlug), org, deps.urls) };
     },
   }),
@@ -73,17 +70,16 @@ export const openapiRoutes = [
     tags,
     params: SpecParams,
     body: PutSpecBody,
+    load: organizationResource,
+    authorize: { rules: openapiRules, action: 'edit' },
+    transactional: true,
     responses: { 200: ok, 201: ok },
-    async handle({ actor, em, params, body, deps, outbox }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(openapiRules, org, 'edit');
-      const { spec, created } = await em.transactional(async (tx) => {
-        const existing = await tx.findOne(OpenApiSpec, { organization: org.organization, slug: params.specSlug });
-        const target = existing ?? (await createSpec(tx, org.organization, params.specSlug, body.source));
-        if (existing) await setSource(tx, existing, body.source);
-        outbox.add(tx, openapiProcessJob, { specId: target.id });
-        return { spec: target, created: !existing };
-      });
+    async handle({ em, params, body, deps, outbox, subject: org }) {
+      const existing = await em.findOne(OpenApiSpec, { organization: org.organization, slug: params.specSlug });
+      const spec = existing ?? (await createSpec(em, org.organization, params.specSlug, body.source));
+      if (existing) await setSource(em, existing, body.source);
+      outbox.add(em, openapiProcessJob, { specId: spec.id });
+      const created = !existing;
       const presented = presentSpec(spec, org, deps.urls);
       return created ? { status: 201, body: presented, location: presented.urls.location } : { status: 200, body: presented };
     },
@@ -96,10 +92,10 @@ export const openapiRoutes = [
     tags,
     params: SpecParams,
     body: PatchSpecBody,
+    load: organizationResource,
+    authorize: { rules: openapiRules, action: 'edit' },
     responses: { 200: ok },
-    async handle({ actor, em, params, body, deps }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(openapiRules, org, 'edit');
+    async handle({ em, params, body, deps, subject: org }) {
       const spec = await getSpec(em, org.organization, params.specSlug);
       spec.visibility = body.visibility;
       await em.flush();
@@ -113,10 +109,10 @@ export const openapiRoutes = [
     summary: 'Delete a specification and its versions',
     tags,
     params: SpecParams,
+    load: organizationResource,
+    authorize: { rules: openapiRules, action: 'edit' },
     responses: { 205: { description: 'Deleted' }, 204: { description: 'There was no such specification' } },
-    async handle({ actor, em, params }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(openapiRules, org, 'edit');
+    async handle({ em, params, subject: org }) {
       const deleted = await em.nativeDelete(OpenApiSpec, { organization: org.organization, slug: params.specSlug });
       return { status: deleted > 0 ? 205 : 204 };
     },

@@ -15,7 +15,7 @@ export const PatchSpecBody = z.object({ visibility: z.enum(['private', 'public']
 export const SpecParams = z.object({ organizationId: Id, specSlug: Slug });
 export const VersionParams = SpecParams.extend({ versionId: Id });
 
-export const OpenApiSpecSchema = z
+export const OpenApiSpecWire = z
   .object({
     object: z.literal('openapi-spec'),
     id: z.string(),
@@ -34,8 +34,8 @@ export const OpenApiSpecSchema = z
   })
   .meta({ id: 'OpenAPISpec' });
 
-export const VersionSchema = z
+export const VersionWire = z
   .object({ object: z.literal('openapi-spec-version'), id: z.string(), createdAt: z.string(), url: z.string().max(2048), urls: z.object({ location: z.string() }) })
   .meta({ id: 'OpenAPISpecVersion' });
 
-export const VersionContentSchema = z.object({ filesystem: z.record(z.string(), z.unknown()), url: z.string() }).meta({ id: 'OpenAPISpecContent' });
+export const VersionContentWire = z.object({ filesystem: z.record(z.string(), z.unknown()), url: z.string() }).meta({ id: 'OpenAPISpecContent' });

@@ -1,13 +1,13 @@
 import type { Organization } from '../../domain/entities/organization.entity.ts';
 import type { AgentInstructions } from '../../domain/entities/agent-instructions.entity.ts';
-import type { OrgAccess } from '../../domain/organizations/org-access.ts';
+import type { OrgView } from '../../domain/organizations/org-view.ts';
 import { ORGANIZATION_PERMISSION_KEYS, organizationRules } from '../../domain/organizations/organization.policy.ts';
 import { permissionsOf } from '../../domain/policy/authorize.ts';
 import type { Urls } from '../http/urls.ts';
 import type { z } from '../http/zod.ts';
-import type { AgentInstructionsSchema, OrganizationSchema } from './orgs.schema.ts';
+import type { AgentInstructionsWire, OrganizationWire } from './orgs.schema.ts';
 
-export function presentOrganization(access: OrgAccess, urls: Urls): z.infer<typeof OrganizationSchema> {
+export function presentOrganization(access: OrgView, urls: Urls): z.infer<typeof OrganizationWire> {
   const o: Organization = access.organization;
   return {
     object: 'organization',
@@ -25,7 +25,7 @@ export function presentOrganization(access: OrgAccess, urls: Urls): z.infer<type
     ai: o.ai,
     inviteLinks: o.inviteLinks,
     plan: o.plan,
-    mergeRules: o.mergeRules as z.infer<typeof OrganizationSchema>['mergeRules'],
+    mergeRules: o.mergeRules as z.infer<typeof OrganizationWire>['mergeRules'],
     ...(o.customHostname ? { customHostname: o.customHostname } : {}),
     // Self-hosted: no trials and no billing, so the trial block only states that.
     trial: { status: 'notapplicable', count: 0 },
@@ -39,7 +39,7 @@ export function presentOrganization(access: OrgAccess, urls: Urls): z.infer<type
   };
 }
 
-export function presentAgentInstructions(doc: AgentInstructions, urls: Urls): z.infer<typeof AgentInstructionsSchema> {
+export function presentAgentInstructions(doc: AgentInstructions, urls: Urls): z.infer<typeof AgentInstructionsWire> {
   return {
     object: 'agent-instructions',
     instructions: doc.instructions,

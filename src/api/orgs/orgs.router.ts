@@ -1,13 +1,10 @@
 import { Member } from '../../domain/entities/member.entity.ts';
 import { Organization } from '../../domain/entities/organization.entity.ts';
-import { emailDomainOf } from '../../domain/entities/user.entity.ts';
 import { getAgentInstructions, setAgentInstructions } from '../../domain/organizations/agent-instructions.ts';
 import { joinByEmailDomain } from '../../domain/organizations/invites.ts';
-import { loadOrgAccess } from '../../domain/organizations/org-access.ts';
-import { organizationRules } from '../../domain/organizations/organization.policy.ts';
+import { organizationResource, organizationRules } from '../../domain/organizations/organization.policy.ts';
+import { emailDomainResource, emailDomainRules } from '../../domain/organizations/user.policy.ts';
 import { updateOrganization } from '../../domain/organizations/update-organization.ts';
-import { authorize } from '../../domain/policy/authorize.ts';
-import { ForbiddenError } from '../../domain/shared/errors.ts';
 import { byTime, findPage } from '../../domain/shared/paging.ts';
 import { paged, PagingQuery } from '../http/common.schema.ts';
 import { defineRoute } from '../http/route.ts';
@@ -15,9 +12,9 @@ import { z } from '../http/zod.ts';
 import { presentAgentInstructions, presentOrganization } from './orgs.presenter.ts';
 import {
   AgentInstructionsBody,
-  AgentInstructionsSchema,
+  AgentInstructionsWire,
   EmailDomainParams,
-  OrganizationSchema,
+  OrganizationWire,
   OrgParams,
   UpdateOrganizationBody,
 } from './orgs.schema.ts';
@@ -32,7 +29,7 @@ export const orgsRoutes = [
     summary: 'Organizations the caller is a member of',
     tags,
     query: PagingQuery,
-    responses: { 200: { description: 'Organizations', schema: paged(OrganizationSchema) } },
+    responses: { 200: { description: 'Organizations', schema: paged(OrganizationWire) } },
     async handle({ actor, em, query, deps }) {
       const page = await findPage(
         em,
@@ -56,9 +53,10 @@ export const orgsRoutes = [
     tags,
     auth: 'any',
     params: OrgParams,
-    responses: { 200: { description: 'The organization', schema: OrganizationSchema } },
-    async handle({ actor, em, params, deps }) {
-      const access = await loadOrgAccess(em, actor, params.organizationId);
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'view' },
+    responses: { 200: { description: 'The organization', schema: OrganizationWire } },
+    async handle({ deps, subject: access }) {
       return { status: 200, body: presentOrganization(access, deps.urls) };
     },
   }),
@@ -70,10 +68,10 @@ export const orgsRoutes = [
     tags,
     params: OrgParams,
     body: UpdateOrganizationBody,
-    responses: { 200: { description: 'The updated organization', schema: OrganizationSchema } },
-    async handle({ actor, em, params, body, deps }) {
-      const access = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(organizationRules, access, 'update');
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'update' },
+    responses: { 200: { description: 'The updated organization', schema: OrganizationWire } },
+    async handle({ em, body, deps, subject: access }) {
       await updateOrganization(em, access.organization, body);
       return { status: 200, body: presentOrganization(access, deps.urls) };
     },
@@ -98,10 +96,10 @@ export const orgsRoutes = [
     summary: 'The instructions given to AI agents working in this organization',
     tags,
     params: OrgParams,
-    responses: { 200: { description: 'Agent instructions', schema: AgentInstructionsSchema } },
-    async handle({ actor, em, params, deps }) {
-      const access = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(organizationRules, access, 'readAgentInstructions');
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'readAgentInstructions' },
+    responses: { 200: { description: 'Agent instructions', schema: AgentInstructionsWire } },
+    async handle({ em, deps, subject: access }) {
       const doc = await getAgentInstructions(em, access.organization);
       return { status: 200, body: presentAgentInstructions(doc, deps.urls) };
     },
@@ -114,10 +112,10 @@ export const orgsRoutes = [
     tags,
     params: OrgParams,
     body: AgentInstructionsBody,
-    responses: { 200: { description: 'Agent instructions', schema: AgentInstructionsSchema } },
-    async handle({ actor, em, params, body, deps }) {
-      const access = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(organizationRules, access, 'updateAgentInstructions');
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'updateAgentInstructions' },
+    responses: { 200: { description: 'Agent instructions', schema: AgentInstructionsWire } },
+    async handle({ actor, em, body, deps, subject: access }) {
       const doc = await setAgentInstructions(em, access.organization, body.instructions, actor.user);
       return { status: 200, body: presentAgentInstructions(doc, deps.urls) };
     },
@@ -129,15 +127,12 @@ export const orgsRoutes = [
     summary: 'Organizations that people of the caller’s own e-mail domain may join',
     tags,
     params: EmailDomainParams,
+    load: emailDomainResource,
+    authorize: { rules: emailDomainRules, action: 'lookUp' },
     responses: {
-      200: { description: 'Organizations', schema: z.object({ organizations: z.array(OrganizationSchema) }) },
+      200: { description: 'Organizations', schema: z.object({ organizations: z.array(OrganizationWire) }) },
     },
-    async handle({ actor, em, params, deps }) {
-      const domain = params.emailDomain.toLowerCase();
-      // GitBook reserves this for its staff; Vellum answers a user only about their own domain.
-      if (domain !== emailDomainOf(actor.user)) {
-        throw new ForbiddenError('You can only look up organizations for your own e-mail domain');
-      }
+    async handle({ actor, em, deps, subject: { emailDomain: domain } }) {
       const orgs = await em.find(Organization, { emailDomains: { $contains: [domain] } }, { limit: 100, orderBy: { createdAt: 'asc' } });
       const memberships = await em.find(Member, { user: actor.user, organization: { $in: orgs } });
       const byOrg = new Map(memberships.map((m) => [m.organization.id, m]));

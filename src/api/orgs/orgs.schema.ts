@@ -32,7 +32,7 @@ export const OrgMergeRules = z
 
 const DefaultContent = z.object({ type: z.literal('site'), site: Id });
 
-export const OrganizationSchema = z
+export const OrganizationWire = z
   .object({
     object: z.literal('organization'),
     id: z.string(),
@@ -78,7 +78,7 @@ export const UpdateOrganizationBody = z
   })
   .meta({ id: 'UpdateOrganization' });
 
-export const AgentInstructionsSchema = z
+export const AgentInstructionsWire = z
   .object({
     object: z.literal('agent-instructions'),
     instructions: RichTextDocument,

@@ -1,9 +1,8 @@
-import { ContentAccess } from '../../domain/content/content-access.ts';
-import { loadSpace } from '../../domain/content/load-content.ts';
-import { Space } from '../../domain/entities/space.entity.ts';
-import { loadOrgAccess } from '../../domain/organizations/org-access.ts';
+import { spaceRules } from '../../domain/content/content.policy.ts';
+import { readableSpaceTitles } from '../../domain/content/listing.ts';
+import { orgContentResource, spaceResource } from '../../domain/content/load-content.ts';
+import { organizationRules } from '../../domain/organizations/organization.policy.ts';
 import { searchSpace, searchSpaces, type PageHit } from '../../domain/search/search.ts';
-import { roleAtLeast } from '../../domain/shared/roles.ts';
 import { Id, paged, PagingQuery } from '../http/common.schema.ts';
 import { defineRoute } from '../http/route.ts';
 import type { Urls } from '../http/urls.ts';
@@ -45,9 +44,10 @@ export const searchRoutes = [
     tags,
     params: z.object({ spaceId: Id }),
     query: SearchQuery,
+    load: spaceResource,
+    authorize: { rules: spaceRules, action: 'view' },
     responses: { 200: { description: 'Matching pages', schema: paged(PageResult) } },
-    async handle({ actor, em, params, query, deps }) {
-      const { space } = await loadSpace(em, actor, params.spaceId);
+    async handle({ em, query, deps, subject: { space } }) {
       // A space in the bin stays readable by id, but its content is not searched.
       if (space.deletedAt) return { status: 200, body: { items: [], count: 0 } };
       const result = await searchSpace(em, space.id, query.query, query);
@@ -62,15 +62,12 @@ export const searchRoutes = [
     tags,
     params: OrgParams,
     query: SearchQuery,
+    load: orgContentResource,
+    authorize: { rules: organizationRules, action: 'view' },
     responses: { 200: { description: 'Matching spaces with their pages', schema: paged(SpaceResult) } },
-    async handle({ actor, em, params, query, deps }) {
-      const access = await ContentAccess.load(em, await loadOrgAccess(em, actor, params.organizationId));
-      const spaces = await em.find(Space, { organization: access.org.organization, deletedAt: null }, { fields: ['id', 'title', 'defaultLevel', 'parent'] });
-      const readable = spaces.filter((s) => {
-        const role = access.roleForSpace(s);
-        return role !== null && roleAtLeast(role, 'read');
-      });
-      const titles = new Map(readable.map((s) => [s.id, s.title]));
+    async handle({ em, query, deps, subject: { access } }) {
+      // Which spaces are searched is the policy's answer (spaceRules.view), asked in SQL.
+      const titles = await readableSpaceTitles(em, access);
       const result = await searchSpaces(em, [...titles.keys()], query.query, query);
       const items = result.items.map((r) => ({ id: r.spaceId, title: titles.get(r.spaceId) ?? '', pages: r.pages.map((h) => presentHit(h, deps.urls)) }));
       return { status: 200, body: { ...result, items } };

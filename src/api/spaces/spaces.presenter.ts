@@ -1,15 +1,15 @@
 import type { Space } from '../../domain/entities/space.entity.ts';
-import type { ContentAccess } from '../../domain/content/content-access.ts';
+import type { ContentRoles } from '../../domain/content/content-roles.ts';
 import { SPACE_PERMISSION_KEYS, spaceRules } from '../../domain/content/content.policy.ts';
 import { spaceView } from '../../domain/content/load-content.ts';
 import { permissionsOf } from '../../domain/policy/authorize.ts';
 import type { Urls } from '../http/urls.ts';
 import type { z } from '../http/zod.ts';
-import type { SpaceSchema } from './spaces.schema.ts';
+import type { SpaceWire } from './spaces.schema.ts';
 
-type SpaceBody = z.infer<typeof SpaceSchema>;
+type SpaceBody = z.infer<typeof SpaceWire>;
 
-export function presentSpace(space: Space, access: ContentAccess, urls: Urls): SpaceBody {
+export function presentSpace(space: Space, access: ContentRoles, urls: Urls): SpaceBody {
   return {
     object: 'space',
     id: space.id,

@@ -1,18 +1,16 @@
-import { ContentAccess } from '../../domain/content/content-access.ts';
-import { collectionRules, spaceRules } from '../../domain/content/content.policy.ts';
+import { ContentRoles } from '../../domain/content/content-roles.ts';
+import { contentTargetRules, spaceRules, updateSpaceAction } from '../../domain/content/content.policy.ts';
 import { grantAccess } from '../../domain/content/grants.ts';
 import { listReadableSpaces, listSpacesWithRole } from '../../domain/content/listing.ts';
-import { loadSpace, targetCollection } from '../../domain/content/load-content.ts';
+import { contentTargetResource, orgContentResource, spaceResource } from '../../domain/content/load-content.ts';
 import { moveItem } from '../../domain/content/move.ts';
 import { createSpace, duplicateSpace, restoreSpace, softDeleteSpace, updateSpace } from '../../domain/content/spaces.ts';
 import { transferItem } from '../../domain/content/transfer.ts';
 import { Member } from '../../domain/entities/member.entity.ts';
 import { recordContentChange } from '../../jobs/content-changed.ts';
 import { getMember } from '../../domain/organizations/members.ts';
-import { loadOrgAccess } from '../../domain/organizations/org-access.ts';
-import { organizationRules } from '../../domain/organizations/organization.policy.ts';
-import { authorize } from '../../domain/policy/authorize.ts';
-import { BadRequestError } from '../../domain/shared/errors.ts';
+import { loadOrgView } from '../../domain/organizations/org-view.ts';
+import { organizationResource, organizationRules, selfOr } from '../../domain/organizations/organization.policy.ts';
 import { paged, PagingQuery } from '../http/common.schema.ts';
 import { GrantBody, MoveBody, toPosition, TransferBody } from '../http/content.schema.ts';
 import { defineRoute } from '../http/route.ts';
@@ -20,11 +18,11 @@ import { z } from '../http/zod.ts';
 import { MemberParams } from '../members/members.schema.ts';
 import { OrgParams } from '../orgs/orgs.schema.ts';
 import { presentSpace } from './spaces.presenter.ts';
-import { CreateSpaceBody, MemberSpaceItem, MemberSpacesQuery, SpaceParams, SpaceSchema, UpdateSpaceBody } from './spaces.schema.ts';
+import { CreateSpaceBody, MemberSpaceItem, MemberSpacesQuery, SpaceParams, SpaceWire, UpdateSpaceBody } from './spaces.schema.ts';
 
 const tags = ['spaces'];
 const DAY_MS = 24 * 3600 * 1000;
-const ok = { 200: { description: 'The space', schema: SpaceSchema } };
+const ok = { 200: { description: 'The space', schema: SpaceWire } };
 
 export const spacesRoutes = [
   defineRoute({
@@ -35,9 +33,10 @@ export const spacesRoutes = [
     tags,
     params: SpaceParams,
     query: z.object({ shareKey: z.string().max(256).optional() }),
+    load: spaceResource,
+    authorize: { rules: spaceRules, action: 'view' },
     responses: ok,
-    async handle({ actor, em, params, deps }) {
-      const { space, access } = await loadSpace(em, actor, params.spaceId);
+    async handle({ subject: { space, access }, deps }) {
       return { status: 200, body: presentSpace(space, access, deps.urls) };
     },
   }),
@@ -49,12 +48,10 @@ export const spacesRoutes = [
     tags,
     params: SpaceParams,
     body: UpdateSpaceBody,
+    load: spaceResource,
+    authorize: { rules: spaceRules, action: updateSpaceAction },
     responses: ok,
-    async handle({ actor, em, params, body, deps }) {
-      const { space, access, view } = await loadSpace(em, actor, params.spaceId);
-      // Who may see and change the space is an admin's decision; the rest an editor's.
-      const adminOnly = body.defaultLevel !== undefined || body.visibility !== undefined || body.mergeRules !== undefined || body.editMode !== undefined;
-      authorize(spaceRules, view, adminOnly ? 'admin' : 'update');
+    async handle({ em, body, deps, subject: { space, access } }) {
       await updateSpace(em, space, body);
       return { status: 200, body: presentSpace(space, access, deps.urls) };
     },
@@ -66,12 +63,12 @@ export const spacesRoutes = [
     summary: 'Move a space to the bin (restorable for the retention window)',
     tags,
     params: SpaceParams,
+    load: spaceResource,
+    authorize: { rules: spaceRules, action: 'delete' },
+    ifMissing: 204,
     responses: { 204: { description: 'In the bin, or there was no such space' } },
-    async handle({ actor, em, params, deps }) {
-      const loaded = await loadSpace(em, actor, params.spaceId).catch(() => null);
-      if (!loaded) return { status: 204 };
-      authorize(spaceRules, loaded.view, 'delete');
-      await softDeleteSpace(em, loaded.space, deps.clock);
+    async handle({ em, deps, subject: { space } }) {
+      await softDeleteSpace(em, space, deps.clock);
       return { status: 204 };
     },
   }),
@@ -82,10 +79,10 @@ export const spacesRoutes = [
     summary: 'Take a space out of the bin',
     tags,
     params: SpaceParams,
+    load: spaceResource,
+    authorize: { rules: spaceRules, action: 'delete' },
     responses: ok,
-    async handle({ actor, em, params, deps }) {
-      const { space, access, view } = await loadSpace(em, actor, params.spaceId);
-      authorize(spaceRules, view, 'delete');
+    async handle({ em, deps, subject: { space, access } }) {
       await restoreSpace(em, space, deps.clock, deps.config.spaceRetentionDays * DAY_MS);
       return { status: 200, body: presentSpace(space, access, deps.urls) };
     },
@@ -97,16 +94,14 @@ export const spacesRoutes = [
     summary: 'Copy a space with its content',
     tags,
     params: SpaceParams,
-    responses: { 201: { description: 'The copy', schema: SpaceSchema } },
-    async handle({ actor, em, params, deps, outbox }) {
-      const { space, access, view } = await loadSpace(em, actor, params.spaceId);
-      authorize(spaceRules, view, 'duplicate');
+    load: spaceResource,
+    authorize: { rules: spaceRules, action: 'duplicate' },
+    transactional: true,
+    responses: { 201: { description: 'The copy', schema: SpaceWire } },
+    async handle({ em, deps, outbox, subject: { space, access } }) {
       // The copy shares the content but not the search index: it is built with the copy.
-      const copy = await em.transactional(async (tx) => {
-        const made = await duplicateSpace(tx, space);
-        recordContentChange(tx, outbox, made);
-        return made;
-      });
+      const copy = await duplicateSpace(em, space);
+      recordContentChange(em, outbox, copy);
       const body = presentSpace(copy, access, deps.urls);
       return { status: 201, body, location: body.urls.location };
     },
@@ -119,10 +114,10 @@ export const spacesRoutes = [
     tags,
     params: SpaceParams,
     body: MoveBody,
+    load: spaceResource,
+    authorize: { rules: spaceRules, action: 'move' },
     responses: ok,
-    async handle({ actor, em, params, body, deps }) {
-      const { space, access, view } = await loadSpace(em, actor, params.spaceId);
-      authorize(spaceRules, view, 'move');
+    async handle({ em, body, deps, subject: { space, access } }) {
       await moveItem(em, access, space, { parent: body.parent, position: toPosition(body.position) });
       return { status: 200, body: presentSpace(space, access, deps.urls) };
     },
@@ -135,11 +130,12 @@ export const spacesRoutes = [
     tags,
     params: SpaceParams,
     body: TransferBody,
+    load: spaceResource,
+    authorize: { rules: spaceRules, action: 'transfer' },
     responses: ok,
-    async handle({ actor, em, params, body, deps }) {
-      const { space, access } = await loadSpace(em, actor, params.spaceId);
+    async handle({ actor, em, body, deps, subject: { space, access } }) {
       await transferItem(em, actor, access, space, body);
-      const targetAccess = await ContentAccess.load(em, await loadOrgAccess(em, actor, space.organization.id));
+      const targetAccess = await ContentRoles.load(em, await loadOrgView(em, actor, space.organization.id));
       return { status: 200, body: presentSpace(space, targetAccess, deps.urls) };
     },
   }),
@@ -151,10 +147,10 @@ export const spacesRoutes = [
     tags,
     params: SpaceParams,
     body: GrantBody,
+    load: spaceResource,
+    authorize: { rules: spaceRules, action: 'share' },
     responses: { 204: { description: 'Granted' } },
-    async handle({ actor, em, params, body }) {
-      const { space, view } = await loadSpace(em, actor, params.spaceId);
-      authorize(spaceRules, view, 'share');
+    async handle({ em, body, subject: { space } }) {
       await grantAccess(em, { space }, body);
       return { status: 204 };
     },
@@ -167,9 +163,10 @@ export const spacesRoutes = [
     tags,
     params: OrgParams,
     query: PagingQuery,
-    responses: { 200: { description: 'Spaces', schema: paged(SpaceSchema) } },
-    async handle({ actor, em, params, query, deps }) {
-      const access = await ContentAccess.load(em, await loadOrgAccess(em, actor, params.organizationId));
+    load: orgContentResource,
+    authorize: { rules: organizationRules, action: 'view' },
+    responses: { 200: { description: 'Spaces', schema: paged(SpaceWire) } },
+    async handle({ em, query, deps, subject: { access } }) {
       const page = await listReadableSpaces(em, access, undefined, query);
       return { status: 200, body: { ...page, items: page.items.map((s) => presentSpace(s, access, deps.urls)) } };
     },
@@ -182,16 +179,10 @@ export const spacesRoutes = [
     tags,
     params: OrgParams,
     body: CreateSpaceBody,
-    responses: { 201: { description: 'The new space', schema: SpaceSchema } },
-    async handle({ actor, em, params, body, deps }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      const access = await ContentAccess.load(em, org);
-      if (body?.template !== undefined || body?.computedSource !== undefined) {
-        throw new BadRequestError('body: templates and computed sources are not supported yet; create an empty space');
-      }
-      const parent = body?.parent ? await targetCollection(em, access, body.parent, 'body.parent') : null;
-      if (!parent) authorize(organizationRules, org, 'createContent');
-      else authorize(collectionRules, { role: access.roleForCollection(parent) }, 'create');
+    load: contentTargetResource,
+    authorize: { rules: contentTargetRules, action: 'create' },
+    responses: { 201: { description: 'The new space', schema: SpaceWire } },
+    async handle({ em, body, deps, subject: { access, parent } }) {
       const space = await createSpace(em, access, { ...body, parent });
       const presented = presentSpace(space, access, deps.urls);
       return { status: 201, body: presented, location: presented.urls.location };
@@ -205,14 +196,13 @@ export const spacesRoutes = [
     tags: ['members'],
     params: MemberParams,
     query: MemberSpacesQuery,
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: selfOr('listMembers') },
     responses: { 200: { description: 'Spaces with the member’s role', schema: paged(MemberSpaceItem) } },
-    async handle({ actor, em, params, query, deps }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      const self = actor.kind === 'user' && actor.user.id === params.userId;
-      if (!self) authorize(organizationRules, org, 'listMembers');
+    async handle({ em, params, query, deps, subject: org }) {
       const member: Member = await getMember(em, org.organization, params.userId);
-      const theirs = await ContentAccess.load(em, { actor: { kind: 'user', user: member.user }, organization: org.organization, member });
-      const mine = await ContentAccess.load(em, org);
+      const theirs = await ContentRoles.load(em, { actor: { kind: 'user', user: member.user }, organization: org.organization, member });
+      const mine = await ContentRoles.load(em, org);
       const page = await listSpacesWithRole(em, theirs, mine, query.order, query);
       const items = page.items.map(({ space, role }) => ({ permission: role, space: presentSpace(space, mine, deps.urls) }));
       return { status: 200, body: { ...page, items } };

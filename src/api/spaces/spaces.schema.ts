@@ -12,7 +12,7 @@ export const SpaceMergeRules = z.discriminatedUnion('type', [
   z.object({ type: z.literal('none') }),
 ]);
 
-export const SpaceSchema = z
+export const SpaceWire = z
   .object({
     object: z.literal('space'),
     id: z.string(),
@@ -54,6 +54,10 @@ export const CreateSpaceBody = z
     template: z.unknown().optional(),
     computedSource: z.unknown().optional(),
   })
+  .refine((b) => b.template === undefined && b.computedSource === undefined, {
+    message: 'templates and computed sources are not supported yet; create an empty space',
+    path: ['template'],
+  })
   .optional();
 
 export const UpdateSpaceBody = z
@@ -70,4 +74,4 @@ export const UpdateSpaceBody = z
   .refine((b) => !(b.emoji && b.icon), { message: 'give an emoji or an icon, not both', path: ['icon'] });
 
 export const MemberSpacesQuery = PagingQuery.extend({ order: Order });
-export const MemberSpaceItem = z.object({ permission: RoleOrGuest, space: SpaceSchema });
+export const MemberSpaceItem = z.object({ permission: RoleOrGuest, space: SpaceWire });

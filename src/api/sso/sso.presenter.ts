@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SamlProvider } from '../../domain/entities/saml-provider.entity.ts';
-import type { OrgAccess } from '../../domain/organizations/org-access.ts';
+import type { OrgView } from '../../domain/organizations/org-view.ts';
 import type { Urls } from '../http/urls.ts';
 import type { z } from '../http/zod.ts';
 import { presentTeam } from '../teams/teams.presenter.ts';
-import type { SamlProviderSchema } from './sso.schema.ts';
+import type { SamlProviderWire } from './sso.schema.ts';
 
 /** Where an identity provider talks to Vellum: derived from PUBLIC_URL and the provider id. */
 export function serviceEndpoints(provider: SamlProvider, urls: Urls) {
@@ -19,9 +19,9 @@ export function serviceEndpoints(provider: SamlProvider, urls: Urls) {
 export async function presentSamlProvider(
   em: EntityManager,
   provider: SamlProvider,
-  org: OrgAccess,
+  org: OrgView,
   urls: Urls,
-): Promise<z.infer<typeof SamlProviderSchema>> {
+): Promise<z.infer<typeof SamlProviderWire>> {
   const team = provider.defaultTeam ? await presentTeam(em, provider.defaultTeam, org) : undefined;
   return {
     object: 'saml-provider',

@@ -1,18 +1,16 @@
 import { SamlProvider } from '../../domain/entities/saml-provider.entity.ts';
-import { loadOrgAccess } from '../../domain/organizations/org-access.ts';
-import { organizationRules } from '../../domain/organizations/organization.policy.ts';
+import { organizationResource, organizationRules } from '../../domain/organizations/organization.policy.ts';
 import {
   createSamlProvider,
   getSamlProvider,
   listSamlProviders,
   updateSamlProvider,
 } from '../../domain/organizations/saml.ts';
-import { authorize } from '../../domain/policy/authorize.ts';
 import { paged, PagingQuery } from '../http/common.schema.ts';
 import { defineRoute } from '../http/route.ts';
 import { OrgParams } from '../orgs/orgs.schema.ts';
 import { presentSamlProvider, serviceEndpoints } from './sso.presenter.ts';
-import { CreateSamlBody, SamlParams, SamlProviderSchema, SsoEntryPoints, UpdateSamlBody } from './sso.schema.ts';
+import { CreateSamlBody, SamlParams, SamlProviderWire, SsoEntryPoints, UpdateSamlBody } from './sso.schema.ts';
 
 const tags = ['sso'];
 
@@ -25,10 +23,10 @@ export const ssoRoutes = [
     tags,
     params: OrgParams,
     query: PagingQuery,
-    responses: { 200: { description: 'SAML providers', schema: paged(SamlProviderSchema) } },
-    async handle({ actor, em, params, query, deps }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(organizationRules, org, 'manageSso');
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'manageSso' },
+    responses: { 200: { description: 'SAML providers', schema: paged(SamlProviderWire) } },
+    async handle({ em, query, deps, subject: org }) {
       const page = await listSamlProviders(em, org.organization, query);
       const items = await Promise.all(page.items.map((p) => presentSamlProvider(em, p, org, deps.urls)));
       return { status: 200, body: { ...page, items } };
@@ -42,10 +40,10 @@ export const ssoRoutes = [
     tags,
     params: OrgParams,
     body: CreateSamlBody,
-    responses: { 201: { description: 'The new provider', schema: SamlProviderSchema } },
-    async handle({ actor, em, params, body, deps }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(organizationRules, org, 'manageSso');
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'manageSso' },
+    responses: { 201: { description: 'The new provider', schema: SamlProviderWire } },
+    async handle({ em, body, deps, subject: org }) {
       const provider = await createSamlProvider(em, org.organization, body);
       const presented = await presentSamlProvider(em, provider, org, deps.urls);
       return { status: 201, body: presented, location: presented.urls.location };
@@ -58,10 +56,10 @@ export const ssoRoutes = [
     summary: 'One SAML provider',
     tags,
     params: SamlParams,
-    responses: { 200: { description: 'The provider', schema: SamlProviderSchema } },
-    async handle({ actor, em, params, deps }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(organizationRules, org, 'manageSso');
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'manageSso' },
+    responses: { 200: { description: 'The provider', schema: SamlProviderWire } },
+    async handle({ em, params, deps, subject: org }) {
       const provider = await getSamlProvider(em, org.organization, params.samlProviderId);
       return { status: 200, body: await presentSamlProvider(em, provider, org, deps.urls) };
     },
@@ -74,10 +72,10 @@ export const ssoRoutes = [
     tags,
     params: SamlParams,
     body: UpdateSamlBody,
-    responses: { 200: { description: 'The provider', schema: SamlProviderSchema } },
-    async handle({ actor, em, params, body, deps }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(organizationRules, org, 'manageSso');
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'manageSso' },
+    responses: { 200: { description: 'The provider', schema: SamlProviderWire } },
+    async handle({ em, params, body, deps, subject: org }) {
       const provider = await getSamlProvider(em, org.organization, params.samlProviderId);
       await updateSamlProvider(em, provider, body);
       return { status: 200, body: await presentSamlProvider(em, provider, org, deps.urls) };
@@ -90,10 +88,10 @@ export const ssoRoutes = [
     summary: 'Remove a SAML provider',
     tags,
     params: SamlParams,
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'manageSso' },
     responses: { 205: { description: 'Deleted' }, 204: { description: 'There was no such provider' } },
-    async handle({ actor, em, params }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(organizationRules, org, 'manageSso');
+    async handle({ em, params, subject: org }) {
       const deleted = await em.nativeDelete(SamlProvider, { id: params.samlProviderId, organization: org.organization });
       return { status: deleted > 0 ? 205 : 204 };
     },
@@ -106,10 +104,10 @@ export const ssoRoutes = [
     tags,
     auth: 'any',
     params: OrgParams,
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'view' },
     responses: { 200: { description: 'SSO entry points', schema: SsoEntryPoints } },
-    async handle({ actor, em, params, deps }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(organizationRules, org, 'view');
+    async handle({ em, deps, subject: org }) {
       const providers = await em.find(SamlProvider, { organization: org.organization }, { orderBy: { createdAt: 'asc' }, limit: 100 });
       const items = providers.map((p) => ({ id: p.id, label: p.label, startURL: serviceEndpoints(p, deps.urls).startURL }));
       return { status: 200, body: { items } };

@@ -1,8 +1,8 @@
 import { Id, RoleOrGuest, UrlsLocation } from '../http/common.schema.ts';
 import { z } from '../http/zod.ts';
-import { TeamSchema } from '../teams/teams.schema.ts';
+import { TeamWire } from '../teams/teams.schema.ts';
 
-export const SamlProviderSchema = z
+export const SamlProviderWire = z
   .object({
     object: z.literal('saml-provider'),
     id: z.string(),
@@ -10,7 +10,7 @@ export const SamlProviderSchema = z
     ssoURL: z.string(),
     entityID: z.string(),
     certificate: z.string(),
-    defaultTeam: TeamSchema.optional(),
+    defaultTeam: TeamWire.optional(),
     defaultRole: RoleOrGuest,
     createdAt: z.string(),
     status: z.enum(['active', 'pending']),

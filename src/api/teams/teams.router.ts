@@ -1,21 +1,15 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Actor } from '../../domain/auth/actor.ts';
 import { Team } from '../../domain/entities/team.entity.ts';
 import { getMember } from '../../domain/organizations/members.ts';
-import { loadOrgAccess } from '../../domain/organizations/org-access.ts';
-import { organizationRules } from '../../domain/organizations/organization.policy.ts';
-import { teamRules } from '../../domain/organizations/team.policy.ts';
+import { organizationResource, organizationRules, selfOr } from '../../domain/organizations/organization.policy.ts';
+import { teamResource, teamRules } from '../../domain/organizations/team.policy.ts';
 import {
   changeTeamMembers,
   createTeam,
-  getTeam,
-  isTeamOwner,
   listMemberTeams,
   listTeamMembers,
   listTeams,
   removeTeamMember,
 } from '../../domain/organizations/teams.ts';
-import { authorize } from '../../domain/policy/authorize.ts';
 import { paged, PagingQuery } from '../http/common.schema.ts';
 import { defineRoute } from '../http/route.ts';
 import { presentMembers } from '../members/members.presenter.ts';
@@ -30,20 +24,12 @@ import {
   TeamMemberItem,
   TeamMemberParams,
   TeamParams,
-  TeamSchema,
+  TeamWire,
   UpdateTeamBody,
   UpdateTeamMembersBody,
 } from './teams.schema.ts';
 
 const tags = ['teams'];
-
-/** Loads a team of an organization the caller belongs to, with what the caller may do to it. */
-async function loadTeam(em: EntityManager, actor: Actor, organizationId: string, teamId: string) {
-  const org = await loadOrgAccess(em, actor, organizationId);
-  authorize(organizationRules, org, 'listTeams');
-  const team = await getTeam(em, org.organization, teamId);
-  return { org, team, access: { org, isOwner: await isTeamOwner(em, team, org.member) } };
-}
 
 export const teamsRoutes = [
   defineRoute({
@@ -54,10 +40,10 @@ export const teamsRoutes = [
     tags,
     params: OrgParams,
     query: ListTeamsQuery,
-    responses: { 200: { description: 'Teams', schema: paged(TeamSchema) } },
-    async handle({ actor, em, params, query }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(organizationRules, org, 'listTeams');
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'listTeams' },
+    responses: { 200: { description: 'Teams', schema: paged(TeamWire) } },
+    async handle({ em, query, subject: org }) {
       const page = await listTeams(em, org.organization, query, query);
       return { status: 200, body: { ...page, items: await presentTeams(em, page.items, org) } };
     },
@@ -70,10 +56,10 @@ export const teamsRoutes = [
     tags,
     params: OrgParams,
     body: CreateTeamBody,
-    responses: { 201: { description: 'The new team', schema: TeamSchema } },
-    async handle({ actor, em, params, body, deps }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(organizationRules, org, 'ownTeam');
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'ownTeam' },
+    responses: { 201: { description: 'The new team', schema: TeamWire } },
+    async handle({ em, body, deps, subject: org }) {
       const team = await createTeam(em, org.organization, body);
       const location = deps.urls.location(`/orgs/${org.organization.id}/teams/${team.id}`);
       return { status: 201, body: await presentTeam(em, team, org), location };
@@ -86,9 +72,10 @@ export const teamsRoutes = [
     summary: 'One team',
     tags,
     params: TeamParams,
-    responses: { 200: { description: 'The team', schema: TeamSchema } },
-    async handle({ actor, em, params }) {
-      const { org, team } = await loadTeam(em, actor, params.organizationId, params.teamId);
+    load: teamResource,
+    authorize: { rules: teamRules, action: 'view' },
+    responses: { 200: { description: 'The team', schema: TeamWire } },
+    async handle({ em, subject: { org, team } }) {
       return { status: 200, body: await presentTeam(em, team, org) };
     },
   }),
@@ -100,10 +87,10 @@ export const teamsRoutes = [
     tags,
     params: TeamParams,
     body: UpdateTeamBody,
-    responses: { 200: { description: 'The team', schema: TeamSchema } },
-    async handle({ actor, em, params, body }) {
-      const { org, team, access } = await loadTeam(em, actor, params.organizationId, params.teamId);
-      authorize(teamRules, access, 'admin');
+    load: teamResource,
+    authorize: { rules: teamRules, action: 'admin' },
+    responses: { 200: { description: 'The team', schema: TeamWire } },
+    async handle({ em, body, subject: { org, team } }) {
       if (body.title !== undefined) team.title = body.title;
       await em.flush();
       return { status: 200, body: await presentTeam(em, team, org) };
@@ -116,10 +103,10 @@ export const teamsRoutes = [
     summary: 'Delete a team',
     tags,
     params: TeamParams,
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: 'ownTeam' },
     responses: { 205: { description: 'Deleted' }, 204: { description: 'There was no such team' } },
-    async handle({ actor, em, params }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      authorize(organizationRules, org, 'ownTeam');
+    async handle({ em, params, subject: org }) {
       const deleted = await em.nativeDelete(Team, { id: params.teamId, organization: org.organization });
       return { status: deleted > 0 ? 205 : 204 };
     },
@@ -132,9 +119,10 @@ export const teamsRoutes = [
     tags,
     params: TeamParams,
     query: PagingQuery,
+    load: teamResource,
+    authorize: { rules: teamRules, action: 'view' },
     responses: { 200: { description: 'Team members', schema: paged(TeamMemberItem) } },
-    async handle({ actor, em, params, query, deps }) {
-      const { team } = await loadTeam(em, actor, params.organizationId, params.teamId);
+    async handle({ em, query, deps, subject: { team } }) {
       const page = await listTeamMembers(em, team, query);
       const members = await presentMembers(em, page.items.map((tm) => tm.member), deps.urls);
       const items = page.items.map((tm, i) => ({
@@ -153,10 +141,10 @@ export const teamsRoutes = [
     tags,
     params: TeamParams,
     body: UpdateTeamMembersBody,
+    load: teamResource,
+    authorize: { rules: teamRules, action: 'admin' },
     responses: { 204: { description: 'Changed' } },
-    async handle({ actor, em, params, body }) {
-      const { team, access } = await loadTeam(em, actor, params.organizationId, params.teamId);
-      authorize(teamRules, access, 'admin');
+    async handle({ em, body, subject: { team } }) {
       await changeTeamMembers(em, team, body);
       return { status: 204 };
     },
@@ -169,10 +157,10 @@ export const teamsRoutes = [
     tags,
     params: TeamMemberParams,
     body: AddTeamMemberBody,
+    load: teamResource,
+    authorize: { rules: teamRules, action: 'admin' },
     responses: { 204: { description: 'Added' } },
-    async handle({ actor, em, params, body }) {
-      const { team, access } = await loadTeam(em, actor, params.organizationId, params.teamId);
-      authorize(teamRules, access, 'admin');
+    async handle({ em, params, body, subject: { team } }) {
       const role = body?.role;
       await changeTeamMembers(em, team, {
         add: [params.userId],
@@ -188,10 +176,10 @@ export const teamsRoutes = [
     summary: 'Remove one member from a team',
     tags,
     params: TeamMemberParams,
+    load: teamResource,
+    authorize: { rules: teamRules, action: 'admin' },
     responses: { 205: { description: 'Removed' }, 204: { description: 'Was not in the team' } },
-    async handle({ actor, em, params }) {
-      const { team, access } = await loadTeam(em, actor, params.organizationId, params.teamId);
-      authorize(teamRules, access, 'admin');
+    async handle({ em, params, subject: { team } }) {
       return { status: (await removeTeamMember(em, team, params.userId)) ? 205 : 204 };
     },
   }),
@@ -203,11 +191,10 @@ export const teamsRoutes = [
     tags: ['members'],
     params: MemberParams,
     query: MemberTeamsQuery,
+    load: organizationResource,
+    authorize: { rules: organizationRules, action: selfOr('listTeams') },
     responses: { 200: { description: 'Teams with the member’s role', schema: paged(MemberTeamItem) } },
-    async handle({ actor, em, params, query }) {
-      const org = await loadOrgAccess(em, actor, params.organizationId);
-      const self = actor.kind === 'user' && actor.user.id === params.userId;
-      if (!self) authorize(organizationRules, org, 'listTeams');
+    async handle({ em, params, query, subject: org }) {
       const member = await getMember(em, org.organization, params.userId);
       const page = await listMemberTeams(em, member, query, query);
       const teams = await presentTeams(em, page.items.map((tm) => tm.team), org);

@@ -1,8 +1,8 @@
 import { Id, PagingQuery } from '../http/common.schema.ts';
 import { z } from '../http/zod.ts';
-import { MemberSchema } from '../members/members.schema.ts';
+import { MemberWire } from '../members/members.schema.ts';
 
-export const TeamSchema = z
+export const TeamWire = z
   .object({
     object: z.literal('team'),
     id: z.string(),
@@ -39,9 +39,9 @@ export const UpdateTeamMembersBody = z
 export const AddTeamMemberBody = z.object({ role: TeamRole.optional() }).optional();
 
 export const TeamMemberItem = z.object({
-  organization: MemberSchema,
+  organization: MemberWire,
   team: z.object({ role: TeamRole }),
   permissions: z.object({ view: z.boolean() }),
 });
 
-export const MemberTeamItem = z.object({ team: TeamSchema, member: z.object({ role: TeamRole }) });
+export const MemberTeamItem = z.object({ team: TeamWire, member: z.object({ role: TeamRole }) });

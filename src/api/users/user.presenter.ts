@@ -2,7 +2,7 @@ import type { User } from '../../domain/entities/user.entity.ts';
 import type { Urls } from '../http/urls.ts';
 import { z } from '../http/zod.ts';
 
-export const UserSchema = z
+export const UserWire = z
   .object({
     object: z.literal('user'),
     id: z.string(),
@@ -13,7 +13,7 @@ export const UserSchema = z
   })
   .meta({ id: 'User' });
 
-export function presentUser(user: User, urls: Urls): z.infer<typeof UserSchema> {
+export function presentUser(user: User, urls: Urls): z.infer<typeof UserWire> {
   return {
     object: 'user',
     id: user.id,

@@ -1,10 +1,8 @@
-import { Member } from '../../domain/entities/member.entity.ts';
-import { User } from '../../domain/entities/user.entity.ts';
-import { notFound } from '../../domain/shared/errors.ts';
+import { userResource, userRules } from '../../domain/organizations/user.policy.ts';
 import { Id } from '../http/common.schema.ts';
 import { defineRoute } from '../http/route.ts';
 import { z } from '../http/zod.ts';
-import { presentUser, UserSchema } from './user.presenter.ts';
+import { presentUser, UserWire } from './user.presenter.ts';
 
 const tags = ['users'];
 
@@ -15,7 +13,7 @@ export const usersRoutes = [
     operationId: 'getAuthenticatedUser',
     summary: 'The user the token belongs to',
     tags,
-    responses: { 200: { description: 'The caller', schema: UserSchema } },
+    responses: { 200: { description: 'The caller', schema: UserWire } },
     async handle({ actor, deps }) {
       return { status: 200, body: presentUser(actor.user, deps.urls) };
     },
@@ -27,17 +25,11 @@ export const usersRoutes = [
     summary: 'A user who shares an organization with the caller',
     tags,
     params: z.object({ userId: Id }),
-    responses: { 200: { description: 'The user', schema: UserSchema } },
-    async handle({ actor, em, params, deps }) {
-      if (params.userId === actor.user.id) return { status: 200, body: presentUser(actor.user, deps.urls) };
-      // Visible only through a shared organization, so ids reveal nothing about strangers.
-      const mine = await em.find(Member, { user: actor.user, disabled: false }, { fields: ['organization'] });
-      const shared = await em.count(Member, {
-        user: params.userId,
-        organization: { $in: mine.map((m) => m.organization.id) },
-      });
-      const user = shared > 0 ? await em.findOne(User, { id: params.userId }) : null;
-      if (!user) throw notFound('User');
+    // Visible only through a shared organization, so ids reveal nothing about strangers.
+    load: userResource,
+    authorize: { rules: userRules, action: 'view' },
+    responses: { 200: { description: 'The user', schema: UserWire } },
+    async handle({ deps, subject: { user } }) {
       return { status: 200, body: presentUser(user, deps.urls) };
     },
   }),

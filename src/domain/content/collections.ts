@@ -3,26 +3,27 @@ import { Collection } from '../entities/collection.entity.ts';
 import { Space } from '../entities/space.entity.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { DefaultLevel } from '../shared/roles.ts';
-import type { ContentAccess } from './content-access.ts';
+import type { ContentRoles } from './content-roles.ts';
 import { endPosition } from './ordering.ts';
 import { subtreeOf } from './transfer.ts';
 
 export async function createCollection(
   em: EntityManager,
-  access: ContentAccess,
+  access: ContentRoles,
   input: { title?: string; description?: string; parent?: Collection | null },
 ): Promise<Collection> {
   const organization = access.org.organization;
   const parent = input.parent ?? null;
-  const collection = em.create(Collection, {
-    organization,
-    parent,
-    title: input.title ?? 'Untitled',
-    description: input.description ?? null,
-    position: await endPosition(em, organization.id, parent?.id ?? null),
-  });
-  await em.flush();
-  return collection;
+  // The key is chosen and written under the siblings' order lock: one transaction.
+  return em.transactional(async (tx) =>
+    tx.create(Collection, {
+      organization,
+      parent,
+      title: input.title ?? 'Untitled',
+      description: input.description ?? null,
+      position: await endPosition(tx, organization.id, parent?.id ?? null),
+    }),
+  );
 }
 
 export async function updateCollection(

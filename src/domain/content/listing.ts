@@ -1,9 +1,10 @@
+import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Collection } from '../entities/collection.entity.ts';
 import { Space } from '../entities/space.entity.ts';
 import { findPage, type PageRequest, type SortKey } from '../shared/paging.ts';
-import { roleAtLeast, type RoleOrGuest } from '../shared/roles.ts';
-import type { ContentAccess } from './content-access.ts';
+import type { ContentRoles } from './content-roles.ts';
+import { readableWhere } from './readable.ts';
 
 /** Siblings' order, as moves persist it; the id breaks ties. */
 const BY_POSITION: SortKey[] = [
@@ -11,27 +12,28 @@ const BY_POSITION: SortKey[] = [
   { key: 'id', direction: 'asc', type: 'string' },
 ];
 
-const canRead = (role: RoleOrGuest) => role !== null && roleAtLeast(role, 'read');
-
 /**
  * Spaces (not in the bin) the caller may read, optionally only those under one parent.
- * Access depends on collections and grants, so readable ids are worked out first and the
- * page is then cut by keyset over those ids: pages stay full and stable.
+ * Readability is a SQL condition (see readable.ts), so the page is cut by keyset in the
+ * database whatever the number of spaces; pages stay full and stable.
  */
-export async function listReadableSpaces(em: EntityManager, access: ContentAccess, parentId: string | null | undefined, page: PageRequest) {
-  const where: Record<string, unknown> = { organization: access.org.organization, deletedAt: null };
+export async function listReadableSpaces(em: EntityManager, access: ContentRoles, parentId: string | null | undefined, page: PageRequest) {
+  const where: Record<string, unknown> = { organization: access.org.organization, deletedAt: null, ...(await readableWhere(em, access, 'space')) };
   if (parentId !== undefined) where.parent = parentId;
-  const candidates = await em.find(Space, where, { fields: ['id', 'defaultLevel', 'parent'] });
-  const readable = candidates.filter((s) => canRead(access.roleForSpace(s))).map((s) => s.id);
-  return findPage(em, Space, { id: { $in: readable } }, BY_POSITION, page);
+  return findPage(em, Space, where as FilterQuery<Space>, BY_POSITION, page);
 }
 
-export async function listReadableCollections(em: EntityManager, access: ContentAccess, topLevelOnly: boolean, page: PageRequest) {
-  const where: Record<string, unknown> = { organization: access.org.organization };
+export async function listReadableCollections(em: EntityManager, access: ContentRoles, topLevelOnly: boolean, page: PageRequest) {
+  const where: Record<string, unknown> = { organization: access.org.organization, ...(await readableWhere(em, access, 'collection')) };
   if (topLevelOnly) where.parent = null;
-  const candidates = await em.find(Collection, where, { fields: ['id', 'defaultLevel', 'parent'] });
-  const readable = candidates.filter((c) => canRead(access.roleForCollection(c))).map((c) => c.id);
-  return findPage(em, Collection, { id: { $in: readable } }, BY_POSITION, page);
+  return findPage(em, Collection, where as FilterQuery<Collection>, BY_POSITION, page);
+}
+
+/** Ids and titles of every space (not in the bin) the caller may read: what an organization-wide search covers. */
+export async function readableSpaceTitles(em: EntityManager, access: ContentRoles): Promise<Map<string, string>> {
+  const where = { organization: access.org.organization, deletedAt: null, ...(await readableWhere(em, access, 'space')) };
+  const spaces = await em.find(Space, where, { fields: ['id', 'title'] });
+  return new Map(spaces.map((s) => [s.id, s.title]));
 }
 
 /**
@@ -40,30 +42,25 @@ export async function listReadableCollections(em: EntityManager, access: Content
  */
 export async function listSpacesWithRole(
   em: EntityManager,
-  access: ContentAccess,
-  viewer: ContentAccess,
+  access: ContentRoles,
+  viewer: ContentRoles,
   order: 'asc' | 'desc',
   page: PageRequest,
 ) {
-  const candidates = await em.find(
-    Space,
-    { organization: access.org.organization, deletedAt: null },
-    { fields: ['id', 'defaultLevel', 'parent'] },
-  );
-  const roles = new Map<string, RoleOrGuest>();
-  for (const s of candidates) {
-    const role = access.roleForSpace(s);
-    if (canRead(role) && canRead(viewer.roleForSpace(s))) roles.set(s.id, role);
-  }
+  const where = {
+    organization: access.org.organization,
+    deletedAt: null,
+    $and: [await readableWhere(em, access, 'space'), await readableWhere(em, viewer, 'space')],
+  };
   const result = await findPage(
     em,
     Space,
-    { id: { $in: [...roles.keys()] } },
+    where as FilterQuery<Space>,
     [
       { key: 'createdAt', direction: order, type: 'date' },
       { key: 'id', direction: order, type: 'string' },
     ],
     page,
   );
-  return { ...result, items: result.items.map((space) => ({ space, role: roles.get(space.id)! })) };
+  return { ...result, items: result.items.map((space) => ({ space, role: access.roleForSpace(space) })) };
 }

@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { generateKeyBetween } from 'fractional-indexing';
-import { Collection } from '../entities/collection.entity.ts';
-import { Space } from '../entities/space.entity.ts';
 import { BadRequestError } from '../shared/errors.ts';
+import { lockSiblingOrder } from './tree-locks.ts';
 
 /** A space or collection pointer, as move bodies give them. */
 export type ItemRef = { type: 'space'; id: string } | { type: 'collection'; id: string };
@@ -14,22 +13,29 @@ type Sibling = { type: 'space' | 'collection'; id: string; position: string };
  * Spaces and collections share one order among the siblings of a parent (null: the root).
  * Keys are fractional (fractional-indexing): putting an item between two others writes
  * only that item, never renumbers its siblings. Spaces in the bin are not siblings.
+ *
+ * Choosing a key reads the siblings and writes one: two writers at once would pick the same
+ * key. So `endPosition` and `placeItem` run inside the caller's transaction, take the
+ * parent's order lock first, and read the siblings from the database (never from entities
+ * loaded before the lock); the lock is held until the new key is committed.
  */
-export async function siblingsOf(em: EntityManager, organizationId: string, parentId: string | null): Promise<Sibling[]> {
-  const [spaces, collections] = await Promise.all([
-    em.find(Space, { organization: organizationId, parent: parentId, deletedAt: null }, { fields: ['id', 'position'] }),
-    em.find(Collection, { organization: organizationId, parent: parentId }, { fields: ['id', 'position'] }),
-  ]);
-  const all: Sibling[] = [
-    ...spaces.map((s) => ({ type: 'space' as const, id: s.id, position: s.position })),
-    ...collections.map((c) => ({ type: 'collection' as const, id: c.id, position: c.position })),
-  ];
+export async function siblingsOf(tx: EntityManager, organizationId: string, parentId: string | null): Promise<Sibling[]> {
+  const rows = await tx.execute<Array<{ type: 'space' | 'collection'; id: string; position: string }>>(
+    `select 'space' as type, id, position from spaces
+       where organization_id = ? and parent_id is not distinct from ? and deleted_at is null
+     union all
+     select 'collection' as type, id, position from collections
+       where organization_id = ? and parent_id is not distinct from ?`,
+    [organizationId, parentId, organizationId, parentId],
+  );
+  const all: Sibling[] = rows.map((r) => ({ type: r.type, id: r.id, position: r.position }));
   return all.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : 1));
 }
 
-/** A key after every current sibling: where new items go. */
-export async function endPosition(em: EntityManager, organizationId: string, parentId: string | null): Promise<string> {
-  const siblings = await siblingsOf(em, organizationId, parentId);
+/** A key after every current sibling: where new items go. Needs a transaction (see above). */
+export async function endPosition(tx: EntityManager, organizationId: string, parentId: string | null): Promise<string> {
+  await lockSiblingOrder(tx, organizationId, parentId);
+  const siblings = await siblingsOf(tx, organizationId, parentId);
   return generateKeyBetween(siblings.at(-1)?.position ?? null, null);
 }
 
@@ -47,6 +53,7 @@ export async function placeItem(
   position: Position | undefined,
   sameParent: boolean,
 ): Promise<Placement> {
+  await lockSiblingOrder(em, organizationId, parentId);
   const all = await siblingsOf(em, organizationId, parentId);
   const others = all.filter((s) => !(s.type === item.type && s.id === item.id));
   const currentIndex = all.findIndex((s) => s.type === item.type && s.id === item.id);

@@ -87,7 +87,8 @@ async function insertMissing<T extends { hash: string }>(
   const table = entity === PageBody ? 'page_bodies' : 'page_nodes';
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
-    const existing = await em.getConnection().execute<{ hash: string }[]>(`select hash from ${table} where hash in (?)`, [chunk.map((r) => r.hash)]);
+    // On the writer's own transaction: it sees what that transaction stored and holds no second connection.
+    const existing = await em.execute<{ hash: string }[]>(`select hash from ${table} where hash in (?)`, [chunk.map((r) => r.hash)]);
     const known = new Set(existing.map((r) => r.hash));
     // Link targets are parsed only for bodies stored now: stored ones have theirs already.
     const missing = chunk

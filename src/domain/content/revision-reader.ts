@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { FileEntry } from '../entities/file-entry.entity.ts';
 import { PageBody } from '../entities/page-body.entity.ts';
-import { LRUCache } from 'lru-cache';
+import { ByteBudgetCache } from '../shared/byte-budget-cache.ts';
 import { contentHash } from './hashing.ts';
 import type { PageNode } from '../entities/page-node.entity.ts';
 import { Revision } from '../entities/revision.entity.ts';
@@ -17,11 +17,24 @@ export type TreePage = { node: NodeData; path: string; parentId: string | null; 
 
 const CHUNK = 5000;
 
+/** The tree cache's budget when the process does not configure one (CONTENT_CACHE_BYTES). */
+const DEFAULT_TREE_CACHE_BYTES = 64 * 1024 * 1024;
+
 /**
- * Revisions never change, so a revision's tree, once built, is kept (bounded by node
- * count) and shared by every later read of it in this process.
+ * Revisions never change, so a revision's tree, once built, is kept and shared by every
+ * later read of it in this process — within a budget of estimated bytes, so memory stays
+ * flat however many revisions are read; a tree larger than the budget is not kept.
  */
-const trees = new LRUCache<string, TreePage[]>({ maxSize: 500_000, sizeCalculation: (tree) => Math.max(1, countPages(tree)) });
+let trees = new ByteBudgetCache<TreePage[]>(DEFAULT_TREE_CACHE_BYTES);
+
+/** Sets the tree cache's budget (once, at start-up); the cache starts empty. */
+export function configureTreeCache(maxBytes: number): void {
+  trees = new ByteBudgetCache<TreePage[]>(maxBytes);
+}
+
+export function treeCacheUsage() {
+  return trees.usage;
+}
 
 /** The page tree of a revision (bodies are not loaded): one query per level of depth, then cached. */
 export async function loadTree(em: EntityManager, roots: string[]): Promise<TreePage[]> {
@@ -34,7 +47,9 @@ export async function loadTree(em: EntityManager, roots: string[]): Promise<Tree
   while (level.length) {
     const missing = [...new Set(level)].filter((h) => !byHash.has(h));
     for (let i = 0; i < missing.length; i += CHUNK) {
-      const rows = await em.getConnection().execute<NodeRow[]>(`select ${COLUMNS} from page_nodes where hash in (?)`, [missing.slice(i, i + CHUNK)]);
+      // `em.execute`: inside a transaction, on its own connection (another pooled one can
+      // be exhausted by the transactions waiting on it).
+      const rows = await em.execute<NodeRow[]>(`select ${COLUMNS} from page_nodes where hash in (?)`, [missing.slice(i, i + CHUNK)]);
       for (const r of rows) byHash.set(r.hash, fromRow(r));
     }
     level = missing.flatMap((h) => byHash.get(h)?.children ?? []);
@@ -86,10 +101,6 @@ function fromRow(r: NodeRow): NodeData {
     variables: r.variables,
     children: r.children,
   };
-}
-
-function countPages(tree: TreePage[]): number {
-  return tree.reduce((n, p) => n + 1 + countPages(p.children), 0);
 }
 
 export function flattenTree(tree: TreePage[]): TreePage[] {

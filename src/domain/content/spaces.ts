@@ -7,7 +7,7 @@ import { newId } from '../shared/ids.ts';
 import { BadRequestError, PreconditionFailedError } from '../shared/errors.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { DefaultLevel } from '../shared/roles.ts';
-import type { ContentAccess } from './content-access.ts';
+import type { ContentRoles } from './content-roles.ts';
 import { endPosition, placeItem } from './ordering.ts';
 
 export type NewSpace = {
@@ -18,25 +18,26 @@ export type NewSpace = {
   editMode?: 'live' | 'locked';
 };
 
-/** A new space with an empty first revision, placed after its siblings. */
-export async function createSpace(em: EntityManager, access: ContentAccess, input: NewSpace): Promise<Space> {
+/** A new space with an empty first revision, placed after its siblings (under their order lock). */
+export async function createSpace(em: EntityManager, access: ContentRoles, input: NewSpace): Promise<Space> {
   const organization = access.org.organization;
   const parent = input.parent ?? null;
   const revisionId = newId();
-  const space = em.create(Space, {
-    organization,
-    parent,
-    title: input.title ?? 'Untitled',
-    emoji: input.emoji ?? null,
-    language: input.language ?? null,
-    editMode: input.editMode ?? 'live',
-    visibility: parent ? 'in-collection' : 'private',
-    position: await endPosition(em, organization.id, parent?.id ?? null),
-    revision: revisionId,
+  return em.transactional(async (tx) => {
+    const space = tx.create(Space, {
+      organization,
+      parent,
+      title: input.title ?? 'Untitled',
+      emoji: input.emoji ?? null,
+      language: input.language ?? null,
+      editMode: input.editMode ?? 'live',
+      visibility: parent ? 'in-collection' : 'private',
+      position: await endPosition(tx, organization.id, parent?.id ?? null),
+      revision: revisionId,
+    });
+    tx.create(Revision, { id: revisionId, space, parents: [], type: 'edits' });
+    return space;
   });
-  em.create(Revision, { id: revisionId, space, parents: [], type: 'edits' });
-  await em.flush();
-  return space;
 }
 
 export type SpacePatch = {
@@ -83,9 +84,10 @@ export async function restoreSpace(em: EntityManager, space: Space, clock: Clock
   if (clock.now().getTime() - space.deletedAt.getTime() > retentionMs) {
     throw new PreconditionFailedError('The space was deleted too long ago to be restored');
   }
-  space.deletedAt = null;
-  space.position = await endPosition(em, space.organization.id, space.parent?.id ?? null);
-  await em.flush();
+  await em.transactional(async (tx) => {
+    space.deletedAt = null;
+    space.position = await endPosition(tx, space.organization.id, space.parent?.id ?? null);
+  });
 }
 
 /**

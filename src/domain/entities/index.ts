@@ -2,6 +2,10 @@ import { AgentInstructionsSchema } from './agent-instructions.entity.ts';
 import { ApiTokenSchema } from './api-token.entity.ts';
 import { BlobTombstoneSchema } from './blob-tombstone.entity.ts';
 import { CollectionSchema } from './collection.entity.ts';
+import { ConversationClusteringSchema } from './conversation-clustering.entity.ts';
+import { ConversationIssueSchema } from './conversation-issue.entity.ts';
+import { ConversationSchema } from './conversation.entity.ts';
+import { IssueClusterSchema } from './issue-cluster.entity.ts';
 import { FileEntrySchema } from './file-entry.entity.ts';
 import { GitImportSchema } from './git-import.entity.ts';
 import { ImportRunSchema } from './import-run.entity.ts';
@@ -17,8 +21,10 @@ import { MemberSchema } from './member.entity.ts';
 import { OrganizationSchema } from './organization.entity.ts';
 import { OutboxEntrySchema } from './outbox-entry.entity.ts';
 import { RevisionSchema } from './revision.entity.ts';
+import { ScheduleTickSchema } from './schedule-tick.entity.ts';
 import { SearchSectionSchema } from './search-section.entity.ts';
 import { SamlProviderSchema } from './saml-provider.entity.ts';
+import { SamlRequestSchema } from './saml-request.entity.ts';
 import { SpaceSchema } from './space.entity.ts';
 import { TeamMembershipSchema } from './team-membership.entity.ts';
 import { TeamSchema } from './team.entity.ts';
@@ -33,6 +39,7 @@ export const entities = [
   TeamMembershipSchema,
   InviteLinkSchema,
   SamlProviderSchema,
+  SamlRequestSchema,
   AgentInstructionsSchema,
   IntegrationInstallationSchema,
   ApiTokenSchema,
@@ -51,4 +58,9 @@ export const entities = [
   OpenApiSpecSchema,
   OpenApiSpecVersionSchema,
   BlobTombstoneSchema,
+  ScheduleTickSchema,
+  ConversationSchema,
+  IssueClusterSchema,
+  ConversationIssueSchema,
+  ConversationClusteringSchema,
 ];

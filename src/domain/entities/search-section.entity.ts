@@ -15,6 +15,8 @@ export const SearchSectionSchema = defineEntity({
     space: () => p.manyToOne(Space).ref().deleteRule('cascade'),
     pageId: p.string().length(20),
     indexKey: p.string().length(43),
+    /** The section's place in its page: with the space and key, what makes a section unique. */
+    ordinal: p.integer(),
     pageTitle: p.string().length(255),
     pagePath: p.string().length(2048),
     anchor: p.string().length(255).nullable(),
@@ -29,8 +31,8 @@ export const SearchSectionSchema = defineEntity({
       .lazy()
       .nullable(),
   },
+  uniques: [{ properties: ['space', 'indexKey', 'ordinal'] }],
   indexes: [
-    { properties: ['space', 'indexKey'] },
     { properties: ['space', 'pageId'] },
     { name: 'search_sections_tsv_index', expression: 'create index "search_sections_tsv_index" on "search_sections" using gin ("tsv")' },
     {

@@ -4,7 +4,8 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { GuardedHttp } from '../net/guarded-http.ts';
-import { OutboundError } from '../net/guarded-http.ts';
+import { OutboundError, withoutCredentials } from '../net/guarded-http.ts';
+import { redactUrl } from '../net/redact.ts';
 import type { FileTree } from './git-layout.ts';
 
 const MAX_REPO_BYTES = 500 * 1024 * 1024;
@@ -15,7 +16,8 @@ const MAX_FILES = 20_000;
  * (and every redirect) is held to the same rules as any other outbound request; a git
  * binary resolving hosts by itself would not be.
  */
-function guardedGitHttp(http: GuardedHttp): HttpClient {
+function guardedGitHttp(http: GuardedHttp, repositoryUrl: string): HttpClient {
+  const origin = new URL(repositoryUrl).origin;
   return {
     async request(req: GitHttpRequest): Promise<GitHttpResponse> {
       let body: Buffer | undefined;
@@ -25,7 +27,10 @@ function guardedGitHttp(http: GuardedHttp): HttpClient {
         body = Buffer.concat(parts);
       }
       const method = (req.method ?? 'GET').toUpperCase() as 'GET' | 'POST';
-      const res = await http.fetch(req.url, { method, headers: req.headers ?? {}, ...(body ? { body } : {}), maxBytes: MAX_REPO_BYTES });
+      // isomorphic-git adds the URL's credentials to every request, also to the host a
+      // redirect named; they belong to the repository's origin only.
+      const headers = new URL(req.url).origin === origin ? (req.headers ?? {}) : (withoutCredentials(req.headers) ?? {});
+      const res = await http.fetch(req.url, { method, headers, ...(body ? { body } : {}), maxBytes: MAX_REPO_BYTES });
       return {
         url: res.url,
         method,
@@ -48,7 +53,7 @@ export async function cloneRepository(http: GuardedHttp, url: string, ref: strin
   const dispose = () => rm(dir, { recursive: true, force: true });
   try {
     const branch = ref.replace(/^refs\/heads\//, '');
-    await git.clone({ fs, http: guardedGitHttp(http), dir, url, ref: branch, singleBranch: true, depth: 1, noTags: true });
+    await git.clone({ fs, http: guardedGitHttp(http, url), dir, url, ref: branch, singleBranch: true, depth: 1, noTags: true });
     const oid = await git.resolveRef({ fs, dir, ref: 'HEAD' });
     const { commit } = await git.readCommit({ fs, dir, oid });
     const paths = await listFiles(dir);
@@ -64,7 +69,7 @@ export async function cloneRepository(http: GuardedHttp, url: string, ref: strin
   } catch (err) {
     await dispose();
     if (err instanceof OutboundError) throw err;
-    throw new OutboundError('FETCH_ERROR', `Could not clone ${redact(url)} at ${ref}: ${(err as Error).message}`);
+    throw new OutboundError('FETCH_ERROR', `Could not clone ${redactUrl(url)} at ${ref}: ${(err as Error).message}`);
   }
 }
 
@@ -81,16 +86,4 @@ async function listFiles(root: string): Promise<string[]> {
   };
   await walk(root);
   return out.sort();
-}
-
-/** A repository URL without its credentials, for messages and storage. */
-export function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    return u.toString();
-  } catch {
-    return '(invalid URL)';
-  }
 }

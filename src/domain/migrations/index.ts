@@ -9,6 +9,12 @@ import { Migration20261121214129_import_runs } from './Migration20261121214129_i
 import { Migration20261121215949_search_page_index } from './Migration20261121215949_search_page_index.ts';
 import { Migration20261121220345_openapi } from './Migration20261121220345_openapi.ts';
 import { Migration20261121220956_content_sweep } from './Migration20261121220956_content_sweep.ts';
+import { Migration20261123100000_search_section_unique } from './Migration20261123100000_search_section_unique.ts';
+import { Migration20261123120000_outbox_ledger } from './Migration20261123120000_outbox_ledger.ts';
+import { Migration20261123120100_schedule_ticks } from './Migration20261123120100_schedule_ticks.ts';
+import { Migration20261123130000_saml_requests } from './Migration20261123130000_saml_requests.ts';
+import { Migration20261123140000_conversations } from './Migration20261123140000_conversations.ts';
+import { Migration20261123150000_conversation_clusterings } from './Migration20261123150000_conversation_clusterings.ts';
 
 /**
  * Every migration, in order. Listed explicitly so that runs do not depend on
@@ -26,4 +32,10 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121215949_search_page_index', class: Migration20261121215949_search_page_index },
   { name: 'Migration20261121220345_openapi', class: Migration20261121220345_openapi },
   { name: 'Migration20261121220956_content_sweep', class: Migration20261121220956_content_sweep },
+  { name: 'Migration20261123100000_search_section_unique', class: Migration20261123100000_search_section_unique },
+  { name: 'Migration20261123120000_outbox_ledger', class: Migration20261123120000_outbox_ledger },
+  { name: 'Migration20261123120100_schedule_ticks', class: Migration20261123120100_schedule_ticks },
+  { name: 'Migration20261123130000_saml_requests', class: Migration20261123130000_saml_requests },
+  { name: 'Migration20261123140000_conversations', class: Migration20261123140000_conversations },
+  { name: 'Migration20261123150000_conversation_clusterings', class: Migration20261123150000_conversation_clusterings },
 ];

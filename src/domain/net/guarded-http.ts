@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { redactText, redactUrl } from './redact.ts';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
@@ -18,7 +19,8 @@ export class OutboundError extends Error {
   readonly code: OutboundErrorCode;
 
   constructor(code: OutboundErrorCode, message: string) {
-    super(message);
+    // Messages end up in job records and responses: never with a URL's secrets.
+    super(redactText(message));
     this.code = code;
   }
 }
@@ -66,12 +68,33 @@ export function isValidAllowlist(value: string): boolean {
   }
 }
 
+/**
+ * IPv6 forms that carry an IPv4 address (IPv4-mapped, IPv4-compatible, NAT64, 6to4): the v4
+ * inside is what a relay or dual-stack host ends up reaching, so it is the one judged.
+ */
+function embeddedIPv4(ip: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const range = ip.range();
+  const bytes = ip.toByteArray();
+  if (range === 'ipv4Mapped') return ip.toIPv4Address();
+  if (range === 'rfc6052' || ip.match(ipaddr.IPv6.parse('::'), 96)) return new ipaddr.IPv4(bytes.slice(12, 16));
+  if (range === '6to4') return new ipaddr.IPv4(bytes.slice(2, 6));
+  return null;
+}
+
 /** True when the address is a public unicast one, or allowed by configuration. */
 export function addressAllowed(address: string, allow: OutboundPolicy['allow']): boolean {
   let ip: ipaddr.IPv4 | ipaddr.IPv6 = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  if (ip.kind() === 'ipv6') ip = embeddedIPv4(ip as ipaddr.IPv6) ?? ip;
   if (allow.ranges.some(([base, bits]) => base.kind() === ip.kind() && ip.match(base, bits))) return true;
   return ip.range() === 'unicast';
+}
+
+/** Headers that carry credentials: never sent on to another origin after a redirect. */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
+
+export function withoutCredentials(headers: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!headers) return headers;
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !CREDENTIAL_HEADERS.has(k.toLowerCase())));
 }
 
 export class GuardedHttp {
@@ -89,13 +112,17 @@ export class GuardedHttp {
     let current = url;
     let method = req.method ?? 'GET';
     let body = req.body;
+    let headers = req.headers;
     for (let hop = 0; hop <= this.policy.maxRedirects; hop++) {
       const target = this.checkUrl(current);
       const address = await this.resolve(target.hostname);
-      const response = await this.send(target, address, { method, headers: req.headers, body }, deadline, maxBytes);
+      const response = await this.send(target, address, { method, headers, body }, deadline, maxBytes);
       const location = response.headers.location;
       if (response.status >= 300 && response.status < 400 && location) {
-        current = new URL(location, target).toString();
+        const next = new URL(location, target);
+        // As browsers and curl do: credentials are for the origin they were given to.
+        if (next.origin !== target.origin) headers = withoutCredentials(headers);
+        current = next.toString();
         // 303 (and, as browsers do, 301/302 after POST) continue as a GET without a body.
         if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
           method = 'GET';
@@ -105,7 +132,7 @@ export class GuardedHttp {
       }
       return { ...response, url: current };
     }
-    throw new OutboundError('FETCH_ERROR', `More than ${this.policy.maxRedirects} redirects from ${url}`);
+    throw new OutboundError('FETCH_ERROR', `More than ${this.policy.maxRedirects} redirects from ${redactUrl(url)}`);
   }
 
   private checkUrl(raw: string): URL {
@@ -113,7 +140,7 @@ export class GuardedHttp {
     try {
       url = new URL(raw);
     } catch {
-      throw new OutboundError('BAD_URL', `Not a URL: ${raw.slice(0, 200)}`);
+      throw new OutboundError('BAD_URL', `Not a URL: ${redactText(raw.slice(0, 200))}`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundError('BAD_URL', `Only http and https URLs are fetched, not ${url.protocol}`);
     // Credentials in the URL (Git remotes) become an Authorization header in send(), never part of messages.

@@ -8,16 +8,20 @@ export async function teamCountsByMember(em: EntityManager, memberIds: string[])
   return groupCount(em, 'member', memberIds);
 }
 
-/** Spaces shared directly with each user (explicit grants), for members' `spaces` counts. */
-export async function spaceCountsByUser(em: EntityManager, userIds: string[]): Promise<Map<string, number>> {
-  return grantCount(em, 'user_id', userIds);
+/**
+ * Spaces of one organization shared directly with each user (explicit grants), for
+ * members' `spaces` counts. A user belongs to several organizations: grants elsewhere are
+ * none of this one's business.
+ */
+export async function spaceCountsByUser(em: EntityManager, organizationId: string, userIds: string[]): Promise<Map<string, number>> {
+  return grantCount(em, organizationId, 'user_id', userIds);
 }
 
-export async function spaceCountsByTeam(em: EntityManager, teamIds: string[]): Promise<Map<string, number>> {
-  return grantCount(em, 'team_id', teamIds);
+export async function spaceCountsByTeam(em: EntityManager, organizationId: string, teamIds: string[]): Promise<Map<string, number>> {
+  return grantCount(em, organizationId, 'team_id', teamIds);
 }
 
-async function grantCount(em: EntityManager, column: 'user_id' | 'team_id', ids: string[]): Promise<Map<string, number>> {
+async function grantCount(em: EntityManager, organizationId: string, column: 'user_id' | 'team_id', ids: string[]): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   if (ids.length === 0) return counts;
   const rows = await em
@@ -25,8 +29,8 @@ async function grantCount(em: EntityManager, column: 'user_id' | 'team_id', ids:
     .execute<{ id: string; n: number }[]>(
       `select g.${column} as id, count(distinct g.space_id)::int as n from content_permissions g
        join spaces s on s.id = g.space_id and s.deleted_at is null
-       where g.${column} in (?) group by g.${column}`,
-      [ids],
+       where g.organization_id = ? and g.${column} in (?) group by g.${column}`,
+      [organizationId, ids],
     );
   for (const row of rows) counts.set(row.id, row.n);
   return counts;

@@ -3,7 +3,7 @@ import { emailDomainOf, type User } from '../entities/user.entity.ts';
 import { InviteLink } from '../entities/invite-link.entity.ts';
 import { Member } from '../entities/member.entity.ts';
 import { Organization } from '../entities/organization.entity.ts';
-import { BadRequestError, ForbiddenError, notFound } from '../shared/errors.ts';
+import { ForbiddenError, notFound } from '../shared/errors.ts';
 import { byTime, findPage, type PageRequest } from '../shared/paging.ts';
 import type { RoleOrGuest } from '../shared/roles.ts';
 import { findOrCreateUserByEmail } from './users.ts';
@@ -57,9 +57,9 @@ export async function joinByEmailDomain(em: EntityManager, organizationId: strin
   const existing = await em.findOne(Member, { organization, user });
   if (existing) return existing;
   const domain = emailDomainOf(user);
-  if (!organization.emailDomains.includes(domain)) {
-    throw new BadRequestError(`Your e-mail domain "${domain}" is not allowed to join this organization`);
-  }
+  // To an outsider an organization they may not join does not exist: the same 404 as an
+  // unknown id, so ids cannot be probed (nor allowed domains learned).
+  if (!organization.emailDomains.includes(domain)) throw notFound('Organization');
   const member = em.create(Member, { organization, user, role: organization.defaultRole });
   await em.flush();
   return member;

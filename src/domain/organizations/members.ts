@@ -6,7 +6,7 @@ import { SamlProvider } from '../entities/saml-provider.entity.ts';
 import { BadRequestError, notFound } from '../shared/errors.ts';
 import { byTime, findPage, type PageRequest } from '../shared/paging.ts';
 import type { Role, RoleOrGuest } from '../shared/roles.ts';
-import type { OrgAccess } from './org-access.ts';
+import type { OrgView } from './org-view.ts';
 
 export type MemberFilters = {
   role?: Role | 'guest';
@@ -56,7 +56,7 @@ export async function removeMember(em: EntityManager, organization: Organization
   });
 }
 
-export async function recordPing(em: EntityManager, access: OrgAccess) {
+export async function recordPing(em: EntityManager, access: OrgView) {
   if (!access.member) return;
   await em.nativeUpdate(Member, { id: access.member.id }, { lastSeenAt: new Date() });
 }

@@ -10,19 +10,22 @@ const BATCH = 1000;
 /**
  * Brings a space's search sections in line with its current revision: sections of pages
  * that are gone or changed (content or path) are deleted, pages not yet indexed are
- * added. A per-space advisory lock keeps two runs from interleaving; running it again
+ * added. A per-space advisory lock keeps two runs from interleaving, and the unique
+ * (space, key, ordinal) makes a section stored twice impossible; running it again
  * changes nothing. A space that no longer exists (purged) has nothing to index.
  */
 export async function indexSpace(em: EntityManager, spaceId: string): Promise<{ added: number; removed: number }> {
   return em.fork().transactional(async (tx) => {
-    await tx.getConnection().execute('select pg_advisory_xact_lock(hashtext(?))', [`search:${spaceId}`]);
+    // On the transaction's own connection (`tx.execute`), or the lock would be held by
+    // another pooled connection and serialize nothing.
+    await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`search:${spaceId}`]);
     const space = await tx.findOne(Space, { id: spaceId });
     if (!space) return { added: 0, removed: 0 };
     const pages = space.deletedAt ? [] : flattenTree(await loadTree(tx, (await loadRevision(tx, space)).pages));
     const wanted = new Map(
       pages.filter((p) => p.node.kind === 'document' && p.node.bodyHash).map((p) => [contentHash(`${p.node.hash}\n${p.path}`), p]),
     );
-    const existing = await tx.getConnection().execute<{ index_key: string }[]>('select distinct index_key from search_sections where space_id = ?', [spaceId]);
+    const existing = await tx.execute<{ index_key: string }[]>('select distinct index_key from search_sections where space_id = ?', [spaceId]);
     const have = new Set(existing.map((r) => r.index_key));
     const stale = [...have].filter((k) => !wanted.has(k));
     let removed = 0;
@@ -32,10 +35,11 @@ export async function indexSpace(em: EntityManager, spaceId: string): Promise<{ 
     const missing = [...wanted.entries()].filter(([k]) => !have.has(k));
     const bodies = await loadBodies(tx, missing.map(([, p]) => p.node.bodyHash!));
     const rows = missing.flatMap(([indexKey, page]) =>
-      sectionsOf(bodies.get(page.node.bodyHash!)?.markdown ?? '', page.node.title).map((s) => ({
+      sectionsOf(bodies.get(page.node.bodyHash!)?.markdown ?? '', page.node.title).map((s, ordinal) => ({
         space: spaceId,
         pageId: page.node.pageId,
         indexKey,
+        ordinal,
         pageTitle: page.node.title.slice(0, 255),
         pagePath: page.path.slice(0, 2048),
         anchor: s.anchor?.slice(0, 255) ?? null,

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { BadRequestError } from '../shared/errors.ts';
-import { decodeArrayToken, encodeArrayToken, type PageRequest } from '../shared/paging.ts';
+import { rankedOffset, rankedPage, type PageRequest } from '../shared/paging.ts';
 
 export type SectionHit = { pageId: string; anchor: string | null; title: string; pagePath: string; snippet: string };
 export type PageHit = { spaceId: string; pageId: string; title: string; path: string; sections: SectionHit[] };
@@ -47,10 +46,10 @@ async function widening<T extends { total: string }>(limit: number, offset: numb
   return offset === 0 && total < limit ? query(MATCH) : strict;
 }
 
-/** Pages of one space whose sections match, best first, each with its best sections. */
+/** Pages of one space whose sections match, best first, each with its best sections. Ranked: paged by offset. */
 export async function searchSpace(em: EntityManager, spaceId: string, query: string, page: PageRequest) {
   const t = terms(query);
-  const offset = decodeOffset(page.page);
+  const offset = rankedOffset(page);
   const ranked = await widening(page.limit, offset, (match) =>
     run<{ page_id: string; total: string }>(
       em,
@@ -62,12 +61,12 @@ export async function searchSpace(em: EntityManager, spaceId: string, query: str
   );
   const found = await sectionsFor(em, ranked.map((r) => ({ spaceId, pageId: r.page_id })), t);
   const count = Number(ranked[0]?.total ?? (offset > 0 ? await countPages(em, spaceId, t) : 0));
-  return paged(found, count, offset, page.limit);
+  return rankedPage(found, count, offset, page);
 }
 
 /** Spaces (among those given) with matching pages, best first, each with its best pages: one ranking query. */
 export async function searchSpaces(em: EntityManager, spaceIds: string[], query: string, page: PageRequest) {
-  const offset = decodeOffset(page.page);
+  const offset = rankedOffset(page);
   if (spaceIds.length === 0) return { items: [] as Array<{ spaceId: string; pages: PageHit[] }>, count: 0 };
   const t = terms(query);
   const rows = await widening(page.limit, offset, (match) =>
@@ -86,7 +85,7 @@ export async function searchSpaces(em: EntityManager, spaceIds: string[], query:
   const order = [...new Set(rows.map((r) => r.space_id))];
   const pages = await sectionsFor(em, rows.map((r) => ({ spaceId: r.space_id, pageId: r.page_id })), t);
   const items = order.map((spaceId) => ({ spaceId, pages: pages.filter((p) => p.spaceId === spaceId) }));
-  return paged(items, Number(rows[0]?.total ?? 0), offset, page.limit);
+  return rankedPage(items, Number(rows[0]?.total ?? 0), offset, page);
 }
 
 async function sectionsFor(em: EntityManager, pages: Array<{ spaceId: string; pageId: string }>, t: ReturnType<typeof terms>): Promise<PageHit[]> {
@@ -122,22 +121,6 @@ async function countPages(em: EntityManager, spaceId: string, t: ReturnType<type
   return row?.n ?? 0;
 }
 
-/** Search results are ranked, not keyed: their page token is an offset. */
-function decodeOffset(token: string | undefined): number {
-  if (token === undefined) return 0;
-  const [value] = decodeArrayToken(token);
-  const offset = Number(String(value).replace(/^o/, ''));
-  if (!String(value).startsWith('o') || !Number.isInteger(offset) || offset < 0 || offset > 100_000) {
-    throw new BadRequestError('query.page: invalid page token; pass back `next.page` from the previous response unchanged');
-  }
-  return offset;
-}
-
-function paged<T>(items: T[], count: number, offset: number, limit: number) {
-  const end = offset + items.length;
-  return { items, count, ...(end < count && items.length > 0 ? { next: { page: encodeArrayToken([`o${end}`]) } } : {}) };
-}
-
 /** Runs SQL with `:name` placeholders (arrays expand); values never touch the SQL text. */
 function run<T>(em: EntityManager, sql: string, params: Record<string, unknown>): Promise<T[]> {
   const values: unknown[] = [];
@@ -146,5 +129,6 @@ function run<T>(em: EntityManager, sql: string, params: Record<string, unknown>)
     values.push(params[name]);
     return '?';
   });
-  return em.getConnection().execute<T[]>(text, values);
+  // em.execute runs in the caller's transaction when there is one (getConnection() would not).
+  return em.execute<T[]>(text, values);
 }

@@ -18,6 +18,9 @@ export class ForbiddenError extends DomainError {
 export class NotFoundError extends DomainError {
   readonly status = 404;
 }
+export class MethodNotAllowedError extends DomainError {
+  readonly status = 405;
+}
 export class ConflictError extends DomainError {
   readonly status = 409;
 }
@@ -27,4 +30,24 @@ export class PreconditionFailedError extends DomainError {
 
 export function notFound(what: string): NotFoundError {
   return new NotFoundError(`${what} not found`);
+}
+
+/**
+ * A dependency (PostgreSQL, Redis) cannot be reached right now: the request may succeed
+ * if retried later, so the API answers 503 with `Retry-After`.
+ */
+export class ServiceUnavailableError extends DomainError {
+  readonly status = 503;
+}
+
+/**
+ * A `.catch` handler that turns a not-found failure into `fallback()` and lets everything
+ * else (a database outage above all) through to the error middleware: an outage must
+ * never read as "no such thing".
+ */
+export function whenNotFound<T>(fallback: () => T): (err: unknown) => T {
+  return (err) => {
+    if (err instanceof NotFoundError) return fallback();
+    throw err;
+  };
 }

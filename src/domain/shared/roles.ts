@@ -25,3 +25,7 @@ export type DefaultLevel = Role | 'inherit' | null;
 export function maxRole(a: RoleOrGuest, b: RoleOrGuest): RoleOrGuest {
   return roleRank(a) >= roleRank(b) ? a : b;
 }
+
+export function minRole(a: RoleOrGuest, b: RoleOrGuest): RoleOrGuest {
+  return roleRank(a) <= roleRank(b) ? a : b;
+}

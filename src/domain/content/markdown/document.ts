@@ -1,5 +1,5 @@
-import type { BlockContent, ListItem, PhrasingContent, Root, RootContent } from 'mdast';
-import { stringifyMarkdown, parseMarkdown } from './parse.ts';
+import type { ListItem, PhrasingContent, RootContent } from 'mdast';
+import { parseMarkdown, stringifyMarkdown } from './parse.ts';
 
 /** GitBook's rich-text document model (`format=document`). */
 export type JsonDocument = { object: 'document'; data: { schemaVersion: number }; nodes: Block[] };
@@ -17,12 +17,6 @@ export function markdownToDocument(markdown: string): JsonDocument {
   const keys = keyMaker();
   const tree = parseMarkdown(markdown);
   return { object: 'document', data: { schemaVersion: SCHEMA_VERSION }, nodes: tree.children.flatMap((n) => toBlocks(n, keys)) };
-}
-
-/** GitBook's document model back to Markdown, through mdast. */
-export function documentToMarkdown(doc: JsonDocument): string {
-  const root: Root = { type: 'root', children: doc.nodes.flatMap((b) => fromBlock(b)) as RootContent[] };
-  return stringifyMarkdown(root);
 }
 
 function keyMaker() {
@@ -61,8 +55,8 @@ function toBlocks(node: RootContent, key: () => string): Block[] {
       return [block(key, 'divider', [], {}, true)];
     default:
     {
-      // Tables, HTML and other constructs keep their Markdown (shown as text, and written
-      // back verbatim), so nothing is lost in a round trip.
+      // Tables, HTML and other constructs the model has no block for keep their Markdown
+      // (shown as text, and in `data.markdown`), so nothing of the page is dropped.
       const raw = stringifyMarkdown({ type: 'root', children: [node] }).trimEnd();
       return [block(key, 'paragraph', [text([leaf(raw)])], { markdown: raw })];
     }
@@ -106,83 +100,4 @@ function inlines(children: PhrasingContent[], marks: Mark[] = []): Array<Text | 
     else push(leaf(stringifyMarkdown({ type: 'root', children: [{ type: 'paragraph', children: [child] }] }).trim(), marks));
   }
   return out;
-}
-
-function fromBlock(b: Block): Array<RootContent | BlockContent | ListItem> {
-  const children = b.nodes.filter((n): n is Block => n.object === 'block');
-  switch (b.type) {
-    case 'heading-1':
-    case 'heading-2':
-    case 'heading-3':
-      return [{ type: 'heading', depth: Number(b.type.slice(-1)) as 1 | 2 | 3, children: fromInlines(b.nodes) }];
-    case 'paragraph':
-      if (typeof b.data.markdown === 'string') return [{ type: 'html', value: b.data.markdown }];
-      return [{ type: 'paragraph', children: fromInlines(b.nodes) }];
-    case 'list-ordered':
-    case 'list-unordered':
-    case 'list-tasks':
-      return [
-        {
-          type: 'list',
-          ordered: b.type === 'list-ordered',
-          spread: false,
-          children: children.map((item) => ({
-            type: 'listItem',
-            spread: false,
-            checked: b.type === 'list-tasks' ? Boolean(item.data.checked) : null,
-            children: item.nodes.filter((n): n is Block => n.object === 'block').flatMap(fromBlock) as BlockContent[],
-          })),
-        },
-      ];
-    case 'blockquote':
-      return [{ type: 'blockquote', children: children.flatMap(fromBlock) as BlockContent[] }];
-    case 'code':
-      return [
-        {
-          type: 'code',
-          lang: typeof b.data.syntax === 'string' ? b.data.syntax : null,
-          value: children.map((line) => plain(line.nodes)).join('\n'),
-        },
-      ];
-    case 'divider':
-      return [{ type: 'thematicBreak' }];
-    case 'images':
-      return [
-        {
-          type: 'paragraph',
-          children: children.map((img) => {
-            const ref = img.data.ref as { url?: string } | undefined;
-            return { type: 'image', url: ref?.url ?? '', alt: typeof img.data.caption === 'string' ? img.data.caption : '' };
-          }),
-        },
-      ];
-    default:
-      return [{ type: 'paragraph', children: [{ type: 'text', value: plain(b.nodes) }] }];
-  }
-}
-
-function fromInlines(nodes: Block['nodes']): PhrasingContent[] {
-  const out: PhrasingContent[] = [];
-  for (const n of nodes) {
-    if (n.object === 'text') out.push(...n.leaves.map(fromLeaf));
-    else if (n.object === 'inline' && n.type === 'link') {
-      out.push({ type: 'link', url: n.data.ref.url, children: n.nodes.flatMap((t) => t.leaves.map(fromLeaf)) });
-    }
-  }
-  return out;
-}
-
-function fromLeaf(l: Leaf): PhrasingContent {
-  if (l.marks.some((m) => m.type === 'code')) return { type: 'inlineCode', value: l.text };
-  let node: PhrasingContent = { type: 'text', value: l.text };
-  for (const m of l.marks) {
-    if (m.type === 'bold') node = { type: 'strong', children: [node] };
-    if (m.type === 'italic') node = { type: 'emphasis', children: [node] };
-    if (m.type === 'strikethrough') node = { type: 'delete', children: [node] };
-  }
-  return node;
-}
-
-function plain(nodes: Block['nodes']): string {
-  return nodes.map((n) => (n.object === 'text' ? n.leaves.map((l) => l.text).join('') : n.object === 'inline' ? plain(n.nodes) : '')).join('');
 }

@@ -3,8 +3,8 @@ import { Collection } from '../entities/collection.entity.ts';
 import { ContentPermission } from '../entities/content-permission.entity.ts';
 import type { Space } from '../entities/space.entity.ts';
 import { TeamMembership } from '../entities/team-membership.entity.ts';
-import type { OrgAccess } from '../organizations/org-access.ts';
-import { maxRole, type DefaultLevel, type RoleOrGuest } from '../shared/roles.ts';
+import type { OrgView } from '../organizations/org-view.ts';
+import { maxRole, minRole, type DefaultLevel, type RoleOrGuest } from '../shared/roles.ts';
 
 type Container = { id: string; defaultLevel?: DefaultLevel | undefined; parent?: { id: string } | null | undefined };
 
@@ -14,22 +14,22 @@ type Container = { id: string; defaultLevel?: DefaultLevel | undefined; parent?:
  * asked per item:
  * - organization admins are admins everywhere;
  * - otherwise the role is the stronger of the inherited default level (walking `inherit`
- *   up the collections to the member's organization role; guests get none) and any
+ *   up the collections, capped at the member's organization role; guests get none) and any
  *   explicit grant to the caller or their teams on the item or a collection above it.
  * Integration installations read everything in their organization.
  */
-export class ContentAccess {
-  readonly org: OrgAccess;
+export class ContentRoles {
+  readonly org: OrgView;
   private readonly collections: Map<string, Container>;
   private readonly grants: Map<string, RoleOrGuest>;
 
-  private constructor(org: OrgAccess, collections: Map<string, Container>, grants: Map<string, RoleOrGuest>) {
+  private constructor(org: OrgView, collections: Map<string, Container>, grants: Map<string, RoleOrGuest>) {
     this.org = org;
     this.collections = collections;
     this.grants = grants;
   }
 
-  static async load(em: EntityManager, org: OrgAccess): Promise<ContentAccess> {
+  static async load(em: EntityManager, org: OrgView): Promise<ContentRoles> {
     const collections = await em.find(
       Collection,
       { organization: org.organization },
@@ -48,7 +48,18 @@ export class ContentAccess {
         grants.set(key, maxRole(grants.get(key) ?? null, g.role));
       }
     }
-    return new ContentAccess(org, new Map(collections.map((c) => [c.id, c])), grants);
+    return new ContentRoles(org, new Map(collections.map((c) => [c.id, c])), grants);
+  }
+
+  /** Ids of the organization's collections, as loaded. */
+  collectionIds(): string[] {
+    return [...this.collections.keys()];
+  }
+
+  /** Ids of the spaces (or collections) the caller holds a grant on, directly or through a team. */
+  grantedIds(kind: 'space' | 'collection'): string[] {
+    const prefix = kind === 'space' ? 's:' : 'c:';
+    return [...this.grants.keys()].filter((k) => k.startsWith(prefix)).map((k) => k.slice(2));
   }
 
   roleForSpace(space: Pick<Space, 'id' | 'defaultLevel' | 'parent'>): RoleOrGuest {
@@ -76,7 +87,10 @@ export class ContentAccess {
       if (level === 'inherit' || level === undefined) level = parent.defaultLevel;
       parentId = parent.parent?.id ?? null;
     }
-    const inherited: RoleOrGuest = orgRole === null ? null : level === 'inherit' || level === undefined ? orgRole : level;
+    // The default level opens an item to members up to their organization role, never
+    // above it (README: "up to the member's organization role"); explicit grants are
+    // given to the caller by an admin and stand on their own.
+    const inherited: RoleOrGuest = orgRole === null ? null : level === 'inherit' || level === undefined ? orgRole : minRole(level, orgRole);
     return maxRole(inherited, explicit);
   }
 }

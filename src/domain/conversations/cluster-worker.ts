@@ -1,0 +1,32 @@
+// Runs inside a worker thread (piscina): clustering thousands of issues is seconds to a
+// minute of CPU that would otherwise stall the job process's event loop, and with it the
+// renewal of the job's lock (another worker would then take the job as stalled).
+import { anchorClusters } from './anchor-clusters.ts';
+import { clusterTexts } from './clustering/cluster-texts.ts';
+import { encodeClusterModel } from './cluster-model-codec.ts';
+import { matchClusters } from './match-clusters.ts';
+
+export type ClusterTask = { texts: string[]; previous: Array<string | null>; seed: number };
+
+export type ClusterOutcome = {
+  /** Final cluster of each text, an index into `ids`. */
+  assignment: Int32Array;
+  /** Per final cluster: the old cluster id it continues, or null for a new one. */
+  ids: Array<string | null>;
+  /** Per final cluster, what the run found for it (null: an old cluster the run did not continue). */
+  described: Array<{ terms: string[]; representatives: number[] } | null>;
+  /** The final model, encoded (what is stored, and what every worker places with). */
+  model: Uint8Array;
+};
+
+/** A fresh clustering of the texts, anchored to the previous one (anchor-clusters.ts). */
+export default function cluster({ texts, previous, seed }: ClusterTask): ClusterOutcome {
+  const run = clusterTexts(texts, { seed });
+  const anchored = anchorClusters(run, texts, previous, matchClusters(run.assignment, run.clusters.length, previous));
+  return {
+    assignment: anchored.assignment,
+    ids: anchored.ids,
+    described: Array.from(anchored.fromRun, (c) => (c < 0 ? null : { terms: run.clusters[c]!.terms, representatives: run.clusters[c]!.representatives })),
+    model: encodeClusterModel(anchored.model),
+  };
+}

@@ -1,0 +1,157 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { clusterInThread } from './cluster-pool.ts';
+import type { ClusterOutcome } from './cluster-worker.ts';
+import { newId } from '../shared/ids.ts';
+import { decodeClusterModel } from './cluster-model-codec.ts';
+import { modelCache, type CurrentModel } from './cluster-model-store.ts';
+import { describeCluster } from './describe-cluster.ts';
+import { issueText, lockForPlacement, placements } from './place-issues.ts';
+import { writeClusters, type ClusterRow } from './write-clusters.ts';
+
+/** The same issues always cluster the same way. */
+const SEED = 1;
+
+export type ReclusterOptions = {
+  now: () => Date;
+  /** Removes the job's outbox record in the transaction that commits the run. */
+  finishIn?: ((tx: EntityManager) => Promise<void>) | undefined;
+  /** Called inside the transaction once the cluster rows are written, before the rest (tests pause here). */
+  afterClusterRows?: (() => Promise<void>) | undefined;
+};
+
+export type ReclusterResult = { version: number; issues: number; clusters: number; kept: number; created: number; removed: number; durationMs: number };
+
+type IssueRow = { id: string; title: string; summary: string; cluster_id: string | null; ingested_at: Date };
+
+/**
+ * Clusters all of the organization's issues again and commits the result in one
+ * transaction: cluster rows, every issue's cluster and the model placements use. A worker
+ * killed mid-way leaves the previous state whole, and the retry does the run again.
+ *
+ * One run per organization at a time: the transaction waits on the organization's run lock
+ * (on its own connection). Meanwhile the organization's clusters show `analysing`. Ids are
+ * stable: the run is anchored to the previous clustering (anchor-clusters.ts: earlier
+ * issues move only to a clearly nearer cluster); each new cluster that continues an old
+ * one (matchClusters) keeps its id, label, icon and creation date; old clusters left
+ * without issues are deleted. Issues extracted
+ * while the run computed (not in what it read) are placed with the new model before it commits.
+ */
+export async function reclusterOrganization(em: EntityManager, organizationId: string, opts: ReclusterOptions): Promise<ReclusterResult> {
+  const { result, current } = await em.transactional(async (tx) => {
+    await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`cluster-run:${organizationId}`]);
+    const started = performance.now();
+    await markAnalysing(em, organizationId, opts.now());
+    const [state] = await tx.execute<Array<{ new_issues: number }>>('select new_issues from conversation_clusterings where organization_id = ?', [organizationId]);
+    const issues = await tx.execute<IssueRow[]>(
+      // In an order given by their content, so the same issues always cluster the same way.
+      'select id, title, summary, cluster_id, ingested_at from conversation_issues where organization_id = ? order by title, summary, id',
+      [organizationId],
+    );
+    const texts = issues.map(issueText);
+    const previous = issues.map((i) => i.cluster_id);
+    // In a thread: the job's lock renewals (this event loop) go on meanwhile.
+    const clustering = issues.length ? await clusterInThread({ texts, previous, seed: SEED }) : null;
+    const ids = clustering ? clustering.ids.map((old) => old ?? newId()) : [];
+
+    // From here on no placement runs for this organization until the commit.
+    await lockForPlacement(tx, organizationId, 'exclusive');
+    const now = opts.now();
+    const written = await writeClusters(tx, organizationId, clusterRows(clustering, ids, issues), now);
+    await opts.afterClusterRows?.();
+    await assignIssues(tx, issues, clustering, ids);
+    const removed = await tx.execute<Array<{ id: string }>>(
+      `delete from conversation_issue_clusters where organization_id = ?
+       and id not in (select jsonb_array_elements_text(?::jsonb)) returning id`,
+      [organizationId, JSON.stringify(ids)],
+    );
+    // Placements here and on every worker use the stored (decoded) model, never the thread's own.
+    const model = clustering ? Buffer.from(clustering.model.buffer, clustering.model.byteOffset, clustering.model.byteLength) : null;
+    const current = model ? { version: 0, model: decodeClusterModel(model), clusterIds: ids } : null;
+    if (current) await placeLateIssues(tx, organizationId, current);
+    const durationMs = Math.round(performance.now() - started);
+    const [saved] = await tx.execute<Array<{ version: number }>>(
+      `insert into conversation_clusterings (organization_id, version, model, cluster_ids, issues, new_issues, clustered_at, duration_ms)
+       values (?, 1, ?, ?::jsonb, ?, 0, ?, ?)
+       on conflict (organization_id) do update set
+         version = conversation_clusterings.version + 1, model = excluded.model, cluster_ids = excluded.cluster_ids,
+         issues = excluded.issues, new_issues = greatest(conversation_clusterings.new_issues - ?, 0),
+         requested_at = null, started_at = null, clustered_at = excluded.clustered_at, duration_ms = excluded.duration_ms
+       returning version`,
+      [organizationId, model, JSON.stringify(ids), issues.length, now, durationMs, state?.new_issues ?? 0],
+    );
+    await opts.finishIn?.(tx);
+    const version = saved!.version;
+    return {
+      result: { version, issues: issues.length, clusters: ids.length, kept: written.kept, created: written.created, removed: removed.length, durationMs },
+      current: current && { ...current, version },
+    };
+  });
+  // Cached only once committed: a rolled-back version number is used again by the retry.
+  if (current) modelCache.set(organizationId, current);
+  return result;
+}
+
+/**
+ * The organization's clusters show `analysing` while a run computes. Written on a pooled
+ * connection of its own (autocommit), not the run's transaction, so readers see it at
+ * once; rows are locked in id order, as placements lock them. Not a change of the cluster:
+ * `updatedAt` stays.
+ */
+async function markAnalysing(em: EntityManager, organizationId: string, now: Date): Promise<void> {
+  await em.getConnection().execute(
+    `with run as (update conversation_clusterings set started_at = ? where organization_id = ?)
+     update conversation_issue_clusters set status = 'analysing' where id in (
+       select id from conversation_issue_clusters where organization_id = ? order by id for no key update)`,
+    [now, organizationId, organizationId],
+  );
+}
+
+function clusterRows(clustering: ClusterOutcome | null, ids: string[], issues: IssueRow[]): ClusterRow[] {
+  if (!clustering) return [];
+  const moved = new Set<string>();
+  clustering.assignment.forEach((c, i) => {
+    if (issues[i]!.cluster_id === ids[c]) return;
+    moved.add(ids[c]!);
+    if (issues[i]!.cluster_id) moved.add(issues[i]!.cluster_id!);
+  });
+  return ids.map((id, c) => {
+    const found = clustering.described[c]!;
+    // An old cluster the run did not continue keeps its description: the run has none for it.
+    const described = found && describeCluster(found.terms, found.representatives.map((i) => issues[i]!.title));
+    return { id, isNew: clustering.ids[c] === null, changed: moved.has(id), described };
+  });
+}
+
+/**
+ * Every issue read gets its new cluster, unless its text changed since it was read (a
+ * re-ingest moved `ingested_at` and cleared its cluster): that one is placed afresh below.
+ */
+async function assignIssues(tx: EntityManager, issues: IssueRow[], clustering: ClusterOutcome | null, ids: string[]): Promise<void> {
+  if (!clustering) return;
+  const moves = issues.flatMap((issue, i) => {
+    const cluster = ids[clustering.assignment[i]!]!;
+    return issue.cluster_id === cluster ? [] : [{ id: issue.id, cluster, at: new Date(issue.ingested_at).toISOString() }];
+  });
+  for (let i = 0; i < moves.length; i += 10_000) {
+    await tx.execute(
+      `update conversation_issues i set cluster_id = r.cluster
+       from jsonb_to_recordset(?::jsonb) as r(id text, cluster text, at timestamptz)
+       where i.id = r.id and i.ingested_at = r.at`,
+      [JSON.stringify(moves.slice(i, i + 10_000))],
+    );
+  }
+}
+
+/** Issues without a cluster now (extracted or changed while the run computed), placed with the new model. */
+async function placeLateIssues(tx: EntityManager, organizationId: string, current: CurrentModel): Promise<void> {
+  const late = await tx.execute<Array<{ id: string; title: string; summary: string }>>(
+    'select id, title, summary from conversation_issues where organization_id = ? and cluster_id is null',
+    [organizationId],
+  );
+  const placed = placements(current, late);
+  if (placed.length === 0) return;
+  await tx.execute(
+    `update conversation_issues i set cluster_id = r.cluster from jsonb_to_recordset(?::jsonb) as r(id text, cluster text) where i.id = r.id`,
+    [JSON.stringify(placed)],
+  );
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { placeText } from '../../src/domain/conversations/clustering/cluster-model.ts';
+import { clusterTexts } from '../../src/domain/conversations/clustering/cluster-texts.ts';
+import { porterStem } from '../../src/domain/conversations/clustering/porter-stemmer.ts';
+
+// Three topics a reader tells apart at a glance: card payments, passwords, exports.
+const topics = {
+  card: [
+    'My card payment was declined at the shop',
+    'Card declined when paying online',
+    'Why was my card payment declined today',
+    'Payment with my card keeps getting declined',
+    'The card was declined for a payment abroad',
+    'Declined card payment at the supermarket',
+    'My card payment failed and was declined',
+    'Card payment declined twice this morning',
+  ],
+  password: [
+    'I forgot my password and cannot log in',
+    'How do I reset my password',
+    'Password reset email never arrived',
+    'Cannot log in after changing my password',
+    'Reset password link is not working',
+    'Forgot password, need to reset it to log in',
+    'My password reset does not work',
+    'Log in fails, I think I forgot the password',
+  ],
+  export: [
+    'How can I export my data to a CSV file',
+    'Export to CSV is missing columns',
+    'The CSV export of my data is empty',
+    'Exporting data as CSV file fails',
+    'Where is the export data button for CSV',
+    'CSV file export takes forever for my data',
+    'Need to export all data into a CSV file',
+    'Data export CSV download does not start',
+  ],
+};
+const texts = Object.values(topics).flat();
+const topicOf = Object.keys(topics).flatMap((name, t) => Object.values(topics)[t]!.map(() => name));
+
+describe('clusterTexts', () => {
+  it('finds three clusters in three obvious topics, each topic in one cluster', () => {
+    const result = clusterTexts(texts, { seed: 7 });
+    expect(result.clusters).toHaveLength(3);
+    for (const name of Object.keys(topics)) {
+      const clusters = new Set(texts.map((_, i) => result.assignment[i]).filter((_, i) => topicOf[i] === name));
+      expect(clusters.size).toBe(1);
+    }
+    expect(result.clusters.map((c) => c.size).sort()).toEqual([8, 8, 8]);
+    // Distinctive terms name the topic, in words a reader knows (not stems).
+    const labels = result.clusters.map((c) => c.terms.join(' '));
+    expect(labels.some((l) => l.includes('declined'))).toBe(true);
+    expect(labels.some((l) => l.includes('password'))).toBe(true);
+    expect(labels.some((l) => l.includes('csv') || l.includes('export'))).toBe(true);
+  });
+
+  it('gives the same clustering for the same seed', () => {
+    const a = clusterTexts(texts, { seed: 3 });
+    const b = clusterTexts(texts, { seed: 3 });
+    expect(Array.from(b.assignment)).toEqual(Array.from(a.assignment));
+    expect(b.clusters).toEqual(a.clusters);
+    expect(Array.from(b.model.centroids)).toEqual(Array.from(a.model.centroids));
+  });
+
+  it('places a new text in the cluster of its topic', () => {
+    const result = clusterTexts(texts, { seed: 7 });
+    const clusterOf = (name: string) => result.assignment[topicOf.indexOf(name)];
+    expect(placeText(result.model, 'my card got declined at the petrol station')?.cluster).toBe(clusterOf('card'));
+    expect(placeText(result.model, 'password reset mail is not coming')?.cluster).toBe(clusterOf('password'));
+    expect(placeText(result.model, 'csv export has no rows')?.cluster).toBe(clusterOf('export'));
+    // Nothing in common with any cluster: no placement rather than a random one.
+    expect(placeText(result.model, 'zzz qqq')).toBeNull();
+  });
+
+  it('handles no text and a single text', () => {
+    const none = clusterTexts([]);
+    expect(none.clusters).toEqual([]);
+    expect(none.assignment).toHaveLength(0);
+    expect(placeText(none.model, 'anything')).toBeNull();
+
+    const one = clusterTexts(['Where is my refund?']);
+    expect(one.clusters).toHaveLength(1);
+    expect(Array.from(one.assignment)).toEqual([0]);
+    expect(one.clusters[0]!.representatives).toEqual([0]);
+    expect(placeText(one.model, 'refund please')?.cluster).toBe(0);
+  });
+});
+
+describe('porterStem', () => {
+  it('reduces inflections to one stem, as in Porter (1980)', () => {
+    expect(['connected', 'connecting', 'connection', 'connections'].map(porterStem)).toEqual(['connect', 'connect', 'connect', 'connect']);
+    expect(porterStem('caresses')).toBe('caress');
+    expect(porterStem('ponies')).toBe('poni');
+    expect(porterStem('relational')).toBe('relat');
+    expect(porterStem('generalization')).toBe('gener');
+    expect(porterStem('hopping')).toBe('hop');
+  });
+});
