@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { clusterInThread } from './cluster-pool.ts';
 import type { ClusterOutcome } from './cluster-worker.ts';
@@ -28,8 +29,8 @@ type IssueRow = { id: string; title: string; summary: string; cluster_id: string
  * transaction: cluster rows, every issue's cluster and the model placements use. A worker
  * killed mid-way leaves the previous state whole, and the retry does the run again.
  *
- * One run per organization at a time: the transaction waits on the organization's run lock
- * (on its own connection). Meanwhile the organization's clusters show `analysing`. Ids are
+ * One run per organization at a time: each holds the organization's run lock for its
+ * transaction (underRunLock). Meanwhile the organization's clusters show `analysing`. Ids are
  * stable: the run is anchored to the previous clustering (anchor-clusters.ts: earlier
  * issues move only to a clearly nearer cluster); each new cluster that continues an old
  * one (matchClusters) keeps its id, label, icon and creation date; old clusters left
@@ -37,8 +38,7 @@ type IssueRow = { id: string; title: string; summary: string; cluster_id: string
  * while the run computed (not in what it read) are placed with the new model before it commits.
  */
 export async function reclusterOrganization(em: EntityManager, organizationId: string, opts: ReclusterOptions): Promise<ReclusterResult> {
-  const { result, current } = await em.transactional(async (tx) => {
-    await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`cluster-run:${organizationId}`]);
+  const { result, current } = await underRunLock(em, organizationId, async (tx) => {
     const started = performance.now();
     await markAnalysing(em, organizationId, opts.now());
     const [state] = await tx.execute<Array<{ new_issues: number }>>('select new_issues from conversation_clusterings where organization_id = ?', [organizationId]);
@@ -89,6 +89,25 @@ export async function reclusterOrganization(em: EntityManager, organizationId: s
   // Cached only once committed: a rolled-back version number is used again by the retry.
   if (current) modelCache.set(organizationId, current);
   return result;
+}
+
+/**
+ * Runs `work` in a transaction that holds the organization's run lock. A run that finds the
+ * lock taken gives its connection back and tries again later: waiting inside the
+ * transaction would hold a pooled connection per waiting run, and the run holding the lock
+ * needs a second one (markAnalysing), so enough waiting runs would starve it for good.
+ */
+async function underRunLock<T>(em: EntityManager, organizationId: string, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+  for (let pause = 50; ; pause = Math.min(pause * 2, 2_000)) {
+    const outcome = await em.transactional(async (tx) => {
+      const [row] = await tx.execute<Array<{ locked: boolean }>>('select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as locked', [
+        `cluster-run:${organizationId}`,
+      ]);
+      return row!.locked ? { done: true as const, value: await work(tx) } : { done: false as const };
+    });
+    if (outcome.done) return outcome.value;
+    await setTimeout(pause * (0.5 + Math.random()));
+  }
 }
 
 /**
