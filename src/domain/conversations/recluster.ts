@@ -9,7 +9,7 @@ import { decodeClusterModel } from './cluster-model-codec.ts';
 import { modelCache, type CurrentModel } from './cluster-model-store.ts';
 import { describeCluster } from './describe-cluster.ts';
 import { embeddingMatrix, embeddingOf, embedMissing, type Embeddings } from './issue-embeddings.ts';
-import { labelClusters, type ClusterToLabel } from './label-clusters.ts';
+import { clustersToLabel, labelClusters } from './label-clusters.ts';
 import { issueText, lockForPlacement, placements } from './place-issues.ts';
 import { writeClusters, type ClusterRow } from './write-clusters.ts';
 
@@ -61,6 +61,10 @@ type IssueRow = { id: string; title: string; summary: string; cluster_id: string
  * one (matchClusters) keeps its id, label, icon and creation date; old clusters left
  * without issues are deleted. Issues extracted
  * while the run computed (not in what it read) are placed with the new model before it commits.
+ *
+ * With `opts.ai`: the run clusters embeddings instead of the texts' LSA vectors when every
+ * issue has one of the configured model (embedded before the transaction, no lock held
+ * meanwhile), and new and changed clusters get a chat model's label after the commit.
  */
 export async function reclusterOrganization(em: EntityManager, organizationId: string, opts: ReclusterOptions): Promise<ReclusterResult> {
   const model = opts.ai?.embeddingsModel ?? null;
@@ -79,6 +83,8 @@ export async function reclusterOrganization(em: EntityManager, organizationId: s
     const texts = issues.map(issueText);
     const previous = issues.map((i) => i.cluster_id);
     const vectors = model && issues.length ? vectorsOrWhyNot(model, issues, organizationId, opts.log) : undefined;
+    // The matrix holds them now (or LSA is used): the driver's buffers need not live through the run.
+    for (const issue of issues) issue.embedding = null;
     // In a thread: the job's lock renewals (this event loop) go on meanwhile.
     const clustering = issues.length ? await clusterInThread({ texts, previous, seed: SEED, ...(vectors ? { vectors } : {}) }) : null;
     const ids = clustering ? clustering.ids.map((old) => old ?? newId()) : [];
@@ -89,7 +95,7 @@ export async function reclusterOrganization(em: EntityManager, organizationId: s
     const rows = clusterRows(clustering, ids, issues);
     const written = await writeClusters(tx, organizationId, rows, now);
     await opts.afterClusterRows?.();
-    const toLabel = opts.ai && clustering ? await clustersToLabel(tx, rows, clustering, issues) : [];
+    const toLabel = opts.ai && clustering ? await clustersToLabel(tx, rows, clustering.described, issues) : [];
     await assignIssues(tx, issues, clustering, ids);
     const removed = await tx.execute<Array<{ id: string }>>(
       `delete from conversation_issue_clusters where organization_id = ?
@@ -132,18 +138,6 @@ function vectorsOrWhyNot(model: string, issues: IssueRow[], organizationId: stri
   if ('vectors' in matrix) return matrix.vectors;
   log?.warn({ organizationId, reason: matrix.reason }, 'embeddings incomplete; re-clustering uses sparse vectors (LSA)');
   return undefined;
-}
-
-/** New and changed clusters the run described, with their labels as the transaction leaves them (the compare-and-set's expected value). */
-async function clustersToLabel(tx: EntityManager, rows: ClusterRow[], clustering: ClusterOutcome, issues: IssueRow[]): Promise<ClusterToLabel[]> {
-  const wanted = rows.flatMap((row, c) => {
-    const found = clustering.described[c];
-    return (row.isNew || row.changed) && found ? [{ id: row.id, titles: found.representatives.map((i) => issues[i]!.title), terms: found.terms }] : [];
-  });
-  if (wanted.length === 0) return [];
-  const labels = await tx.execute<Array<{ id: string; label: string }>>('select id, label from conversation_issue_clusters where id in (?)', [wanted.map((w) => w.id)]);
-  const labelOf = new Map(labels.map((l) => [l.id, l.label]));
-  return wanted.flatMap((w) => (labelOf.has(w.id) ? [{ ...w, label: labelOf.get(w.id)! }] : []));
 }
 
 /**
