@@ -5,9 +5,16 @@ import { decodeClusterModel } from '../../src/domain/conversations/cluster-model
 import { labelClusters } from '../../src/domain/conversations/label-clusters.ts';
 import { extractPendingIssues } from '../../src/domain/conversations/process-conversations.ts';
 import { reclusterOrganization } from '../../src/domain/conversations/recluster.ts';
+import { newId } from '../../src/domain/shared/ids.ts';
+import type { JobContext } from '../../src/jobs/define-job.ts';
+import { extractIssuesJob } from '../../src/jobs/extract-issues.job.ts';
+import { JobOutbox } from '../../src/jobs/outbox.ts';
+import { QueueProducer } from '../../src/jobs/producer.ts';
+import { reclusterJob } from '../../src/jobs/recluster.job.ts';
 import { createLogger } from '../../src/runtime.ts';
 import { chatAnswer, startFakeOpenAi, type FakeAnswer, type FakeOpenAi } from '../support/fake-openai.ts';
 import { startTestApi, type TestApi } from '../support/harness.ts';
+import { testJobServices, testRedisUrl } from '../support/test-env.ts';
 import { THREE_TOPICS, topicOrg, type TopicOrg } from '../support/topic-conversations.ts';
 
 /**
@@ -140,6 +147,33 @@ describe('re-clustering with an embeddings endpoint', () => {
     const after = await state(t.org.id);
     expect(after.issues.every((i) => i.embedding_model === 'model-b')).toBe(true);
     expect(after.model?.space).toMatchObject({ kind: 'embeddings', model: 'model-b' });
+  });
+});
+
+describe('the jobs', () => {
+  it('embed, cluster by embeddings and label with the services the worker was given', async () => {
+    fake.answer('/v1/embeddings', topicEmbeddings);
+    fake.answer('/v1/chat/completions', () => chatAnswer(JSON.stringify({ label: 'From the model' })));
+    const { ai, log } = services({ ...embeddingsEnv(), ...chatEnv() });
+    const producer = new QueueProducer({ url: testRedisUrl(), prefix: `vt${newId()}` }, [], log);
+    const ctx = (): JobContext => ({
+      em: api.em(),
+      log,
+      clock: { now },
+      outbox: new JobOutbox(producer, log),
+      attempt: 1,
+      services: { ...testJobServices(), ai: { ...ai, issueExtractor: null, extractBatch: undefined } },
+      reportProgress: async () => undefined,
+    });
+    try {
+      const t = await topicOrg(api, api.em());
+      await t.post(Object.entries(THREE_TOPICS).flatMap(([topic, texts]) => texts.map((text, i) => ({ id: `${topic}-${i}`, text }))));
+      await extractIssuesJob.handle({ organizationId: t.org.id }, ctx());
+      expect((await state(t.org.id)).issues.every((i) => i.embedding_model === 'fake-embed')).toBe(true);
+      expect(await reclusterJob.handle({ organizationId: t.org.id }, ctx())).toMatchObject({ clusters: 3, space: 'fake-embed', labelled: 3 });
+    } finally {
+      await producer.close();
+    }
   });
 });
 
