@@ -7,6 +7,7 @@
 // Usage: bash scripts/bench.sh cluster-worker [data folder]
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { textVector, type VectorSpace } from '../src/domain/conversations/clustering/cluster-model.ts';
 import { clusterTexts } from '../src/domain/conversations/clustering/cluster-texts.ts';
 import { anchorClusters } from '../src/domain/conversations/anchor-clusters.ts';
 import { decodeClusterModel, encodeClusterModel } from '../src/domain/conversations/cluster-model-codec.ts';
@@ -54,7 +55,8 @@ for (const data of datasets) {
     }
   }
   console.log(`${data.name}: ${n} texts, ${data.classes} labels; first run ${earlier.length} texts, ${r1.clusters.length} clusters in ${(firstMs / 1000).toFixed(1)} s`);
-  console.log(`  model: ${(bytes.length / 1024).toFixed(0)} KiB stored (${r1.model.vocabulary.terms.size} terms × ${r1.model.projection.dims} dims), encode ${encodeMs.toFixed(0)} ms, decode ${decodeMs.toFixed(0)} ms`);
+  const space = r1.model.space as Extract<VectorSpace, { kind: 'lsa' }>;
+  console.log(`  model: ${(bytes.length / 1024).toFixed(0)} KiB stored (${space.vocabulary.terms.size} terms × ${space.projection.dims} dims), encode ${encodeMs.toFixed(0)} ms, decode ${decodeMs.toFixed(0)} ms`);
   console.log(`  placement per issue: median ${percentile(latencies, 50).toFixed(3)} ms, p99 ${percentile(latencies, 99).toFixed(3)} ms; ${((placed / latencies.length) * 100).toFixed(1)} % of unseen texts placed at similarity ≥ ${PLACE_THRESHOLD}`);
 
   const all = byText(order);
@@ -63,7 +65,8 @@ for (const data of datasets) {
   const previous = all.map((i) => old.get(i) ?? null);
   const [r2, secondMs] = time(() => clusterTexts(texts, { seed: 1 }));
   const continued = matchClusters(r2.assignment, r2.clusters.length, previous);
-  const [anchored, anchorMs] = time(() => anchorClusters(r2, texts, previous, continued));
+  const space2 = r2.model.space as Extract<VectorSpace, { kind: 'lsa' }>;
+  const [anchored, anchorMs] = time(() => anchorClusters(r2, (i) => textVector(space2, texts[i]!), previous, continued));
   const keptShare = (ids: Array<string | null>, assignment: Int32Array) =>
     all.filter((i, k) => old.has(i) && ids[assignment[k]!] === old.get(i)).length / earlier.length;
   console.log(`  10 % more, re-clustered in ${(secondMs / 1000).toFixed(1)} s: from scratch ${r2.clusters.length} clusters, ${(keptShare(continued, r2.assignment) * 100).toFixed(1)} % of earlier texts keep their cluster, NMI ${(nmi(r2.assignment, truth) * 100).toFixed(1)}`);

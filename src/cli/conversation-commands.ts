@@ -21,7 +21,8 @@ const LOOK_AGAIN_MS = 1000;
  * `conversations recluster --org ORG`: records a re-clustering job through the outbox, like
  * every other trigger, so it runs on a worker of the `conversations` queue (it needs that
  * worker's memory, not this shell's), and waits until the job has finished. Prints the
- * cluster count and how long the run took; a run that failed for good exits 1 with its reason.
+ * cluster count, the vectors clustered (`lsa` or the embeddings model: the worker's
+ * EMBEDDINGS_* and LLM_* configuration applies) and how long the run took; a run that failed for good exits 1 with its reason.
  */
 export async function runConversationsCommand(config: Config, sub: string | undefined, flags: Flags): Promise<number> {
   if (sub !== 'recluster') throw new UsageError('usage: bin/vellum conversations recluster --org ORG [--json]');
@@ -43,8 +44,8 @@ export async function runConversationsCommand(config: Config, sub: string | unde
     });
     await outbox.publish(em);
     const result = (await finished(producer, events, entry.id)) as ReclusterResult;
-    const out = { organizationId, clusters: result.clusters, issues: result.issues, durationMs: result.durationMs, version: result.version };
-    console.log(flags.json ? JSON.stringify(out) : `clusters: ${out.clusters}\nissues: ${out.issues}\nduration: ${(out.durationMs / 1000).toFixed(2)} s`);
+    const out = { organizationId, clusters: result.clusters, issues: result.issues, durationMs: result.durationMs, version: result.version, space: result.space };
+    console.log(flags.json ? JSON.stringify(out) : `clusters: ${out.clusters}\nissues: ${out.issues}\nvectors: ${out.space}\nduration: ${(out.durationMs / 1000).toFixed(2)} s`);
     return 0;
   } finally {
     await events.close();

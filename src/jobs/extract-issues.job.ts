@@ -29,6 +29,8 @@ export const extractIssuesJob = defineJob({
       },
       // LLM_URL configured: titles and summaries by the model, offline heuristics on its failures.
       ...(ctx.services.ai?.issueExtractor ? { extract: ctx.services.ai.issueExtractor, batchSize: ctx.services.ai.extractBatch } : {}),
+      // EMBEDDINGS_URL configured: new and changed issues are embedded in their batch.
+      ai: ctx.services.ai,
     });
     if (result.conversations) ctx.log.info({ organizationId, ...result }, 'conversation issues extracted');
     return result;

@@ -20,7 +20,13 @@ export const reclusterJob = defineJob({
   async handle({ organizationId }, ctx) {
     // The organization was deleted since: nothing left to cluster (its clusters went with it).
     if (!(await ctx.em.count(Organization, { id: organizationId }))) return { skipped: 'organization gone' };
-    const result = await reclusterOrganization(ctx.em, organizationId, { now: () => ctx.clock.now(), finishIn: ctx.finishIn });
+    const result = await reclusterOrganization(ctx.em, organizationId, {
+      now: () => ctx.clock.now(),
+      finishIn: ctx.finishIn,
+      // EMBEDDINGS_URL / LLM_URL configured: vectors and labels by the models, offline methods on their failures.
+      ai: ctx.services.ai,
+      log: ctx.log,
+    });
     ctx.log.info({ organizationId, ...result }, 'conversation issues re-clustered');
     return result;
   },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { placeText } from '../../src/domain/conversations/clustering/cluster-model.ts';
+import { placeText, placeVector } from '../../src/domain/conversations/clustering/cluster-model.ts';
 import { clusterTexts } from '../../src/domain/conversations/clustering/cluster-texts.ts';
 import { porterStem } from '../../src/domain/conversations/clustering/porter-stemmer.ts';
 
@@ -71,6 +71,28 @@ describe('clusterTexts', () => {
     expect(placeText(result.model, 'csv export has no rows')?.cluster).toBe(clusterOf('export'));
     // Nothing in common with any cluster: no placement rather than a random one.
     expect(placeText(result.model, 'zzz qqq')).toBeNull();
+  });
+
+  it('clusters given embeddings instead of the texts, keeping distinctive terms from the texts', () => {
+    // Vectors that group the texts across their topics (by position mod 3): the grouping must follow them.
+    const dims = 6;
+    const data = new Float32Array(texts.length * dims);
+    texts.forEach((_, i) => {
+      data[i * dims + (i % 3)] = 1;
+      data[i * dims + 3 + (i % 3)] = 0.05 * ((i * 7) % 5);
+    });
+    for (let i = 0; i < texts.length; i++) {
+      const row = data.subarray(i * dims, (i + 1) * dims);
+      const norm = Math.hypot(...row);
+      row.forEach((v, j) => (row[j] = v / norm));
+    }
+    const result = clusterTexts(texts, { seed: 7, vectors: { model: 'fake', dims, data } });
+    expect(result.clusters).toHaveLength(3);
+    expect(result.model.space).toEqual({ kind: 'embeddings', model: 'fake', dims });
+    texts.forEach((_, i) => expect(result.assignment[i]).toBe(result.assignment[i % 3]));
+    for (const cluster of result.clusters) expect(cluster.terms.length).toBeGreaterThan(0);
+    expect(placeText(result.model, texts[0]!)).toBeNull();
+    expect(placeVector(result.model, data.subarray(dims, 2 * dims))?.cluster).toBe(result.assignment[1]);
   });
 
   it('handles no text and a single text', () => {

@@ -93,19 +93,19 @@ describe('CLUSTER_SCHEDULE', () => {
 });
 
 describe('bin/vellum conversations recluster', () => {
-  it('runs a re-clustering on a worker, waits for it and prints the cluster count and duration', async () => {
+  it('runs a re-clustering on a worker, waits for it and prints the cluster count, the vectors clustered and the duration', async () => {
     const t = await withIssues(50, 33);
     working();
     const res = await vellum('conversations', 'recluster', '--org', t.org.id, '--json');
     expect(res.code).toBe(0);
     const out = JSON.parse(res.stdout);
     const clusters = await api.em().count(IssueCluster, { organization: t.org.id });
-    expect(out).toEqual({ organizationId: t.org.id, clusters, issues: 50, durationMs: expect.any(Number), version: 1 });
+    expect(out).toEqual({ organizationId: t.org.id, clusters, issues: 50, durationMs: expect.any(Number), version: 1, space: 'lsa' });
     expect(clusters).toBeGreaterThan(0);
 
     const human = await vellum('conversations', 'recluster', '--org', t.org.id);
     expect(human.code).toBe(0);
-    expect(human.stdout).toMatch(new RegExp(`^clusters: ${clusters}\\nissues: 50\\nduration: \\d+\\.\\d\\d s\\n$`));
+    expect(human.stdout).toMatch(new RegExp(`^clusters: ${clusters}\\nissues: 50\\nvectors: lsa\\nduration: \\d+\\.\\d\\d s\\n$`));
     expect(await version(t.org.id)).toMatchObject({ version: 2 });
   }, 60_000);
 

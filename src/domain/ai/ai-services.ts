@@ -21,6 +21,8 @@ export const LLM_EXTRACT_BATCH = 8;
 export type AiServices = {
   /** One vector per text, or null: use the sparse (offline) representation. */
   embedTexts(texts: string[]): Promise<Float32Array[] | null>;
+  /** The configured embeddings model (EMBEDDINGS_MODEL): vectors of different models never mix. Null: none configured. */
+  embeddingsModel: string | null;
   /** A label for a cluster, or null: keep the one from its distinctive terms. */
   labelCluster(representativeTitles: string[], terms: string[]): Promise<string | null>;
   /** Extraction by the LLM, or null: extract-issues.ts heuristics. */
@@ -35,6 +37,7 @@ export function aiServicesFrom(config: Pick<Config, 'ai' | 'outbound'>, log: AiL
   const chat = config.ai.chat && aiEndpoint(config.ai.chat, limits);
   return {
     embedTexts: embeddings ? (texts) => embedOrNull(embeddings, log, texts) : async () => null,
+    embeddingsModel: embeddings ? embeddings.model : null,
     labelCluster: chat ? (titles, terms) => llmClusterLabel(chat, log, titles, terms) : async () => null,
     issueExtractor: chat ? llmIssueExtractor(chat, log) : null,
     extractBatch: chat ? LLM_EXTRACT_BATCH : undefined,

@@ -1,4 +1,5 @@
-import { placeText, type ClusterModel } from './clustering/cluster-model.ts';
+import { dimsOf, type ClusterModel } from './clustering/cluster-model.ts';
+import { dot } from './clustering/dense.ts';
 
 /**
  * How much nearer (cosine similarity to the centroids) an earlier issue must be to its new
@@ -27,17 +28,18 @@ export type Anchored = {
  * stays in its old cluster unless its new cluster is nearer by KEEP_MARGIN; an old cluster
  * no new one continues (`continued`) stays as long as some of its issues stay, its
  * centroid the members' new clusters' centroids weighted by how many went to each.
- * New issues follow the new run. Clusters left without issues go.
+ * New issues follow the new run. Clusters left without issues go. `vectorOf(i)` is issue i's
+ * unit vector in the run's space (the one its centroids live in), null when it has none.
  */
 export function anchorClusters(
   run: { assignment: Int32Array; model: ClusterModel },
-  texts: string[],
+  vectorOf: (i: number) => Float32Array | null,
   previous: ReadonlyArray<string | null>,
   continued: ReadonlyArray<string | null>,
   margin = KEEP_MARGIN,
 ): Anchored {
   const { model } = run;
-  const d = model.projection.dims;
+  const d = dimsOf(model.space);
   const ids: Array<string | null> = [...continued];
   const index = new Map<string, number>();
   ids.forEach((id, c) => id !== null && index.set(id, c));
@@ -66,16 +68,15 @@ export function anchorClusters(
   previous.forEach((old, i) => {
     const stay = old === null ? -1 : index.get(old)!;
     if (stay < 0 || stay === assignment[i]) return;
-    const toOld = similarityTo(extended, texts[i]!, stay);
-    const toNew = similarityTo(extended, texts[i]!, assignment[i]!);
-    if (toOld !== null && (toNew === null || toOld >= toNew - margin)) assignment[i] = stay;
+    const v = vectorOf(i);
+    if (v && dot(v, 0, centroids, stay * d, d) >= dot(v, 0, centroids, assignment[i]! * d, d) - margin) assignment[i] = stay;
   });
   return compact(assignment, ids, extended, model.count);
 }
 
 /** Drops clusters without issues, renumbering the rest in order. */
 function compact(assignment: Int32Array, ids: Array<string | null>, model: ClusterModel, runCount: number): Anchored {
-  const d = model.projection.dims;
+  const d = dimsOf(model.space);
   const sizes = new Int32Array(model.count);
   for (const c of assignment) sizes[c]!++;
   const renumber = new Int32Array(model.count).fill(-1);
@@ -97,12 +98,6 @@ function compact(assignment: Int32Array, ids: Array<string | null>, model: Clust
     fromRun: Int32Array.from(fromRun),
     model: { ...model, centroids: flat, count: keptIds.length },
   };
-}
-
-/** Cosine similarity of a text to one cluster's centroid, through the public placement (a one-cluster view of the model). */
-function similarityTo(model: ClusterModel, text: string, cluster: number): number | null {
-  const d = model.projection.dims;
-  return placeText({ ...model, centroids: model.centroids.subarray(cluster * d, (cluster + 1) * d), count: 1 }, text)?.similarity ?? null;
 }
 
 function normalize(m: Float32Array, at: number, d: number): void {

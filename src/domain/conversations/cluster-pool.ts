@@ -13,8 +13,9 @@ function threads(): Piscina {
   return pool;
 }
 
+/** The task's vectors (n × dims floats, the largest part by far) are moved to the thread, not copied: the caller must not use them after. */
 export function clusterInThread(task: ClusterTask): Promise<ClusterOutcome> {
-  return threads().run(task);
+  return threads().run(task, task.vectors ? { transferList: [task.vectors.data.buffer as ArrayBuffer] } : {});
 }
 
 export async function closeClusterPool(): Promise<void> {

@@ -2,11 +2,13 @@
 // minute of CPU that would otherwise stall the job process's event loop, and with it the
 // renewal of the job's lock (another worker would then take the job as stalled).
 import { anchorClusters } from './anchor-clusters.ts';
-import { clusterTexts } from './clustering/cluster-texts.ts';
+import { textVector } from './clustering/cluster-model.ts';
+import { clusterTexts, type ClusteringOptions } from './clustering/cluster-texts.ts';
 import { encodeClusterModel } from './cluster-model-codec.ts';
 import { matchClusters } from './match-clusters.ts';
 
-export type ClusterTask = { texts: string[]; previous: Array<string | null>; seed: number };
+/** `vectors`: every text's embedding (unit rows), clustered instead of the texts' LSA vectors. */
+export type ClusterTask = { texts: string[]; previous: Array<string | null>; seed: number; vectors?: ClusteringOptions['vectors'] };
 
 export type ClusterOutcome = {
   /** Final cluster of each text, an index into `ids`. */
@@ -19,10 +21,13 @@ export type ClusterOutcome = {
   model: Uint8Array;
 };
 
-/** A fresh clustering of the texts, anchored to the previous one (anchor-clusters.ts). */
-export default function cluster({ texts, previous, seed }: ClusterTask): ClusterOutcome {
-  const run = clusterTexts(texts, { seed });
-  const anchored = anchorClusters(run, texts, previous, matchClusters(run.assignment, run.clusters.length, previous));
+/** A fresh clustering of the texts, anchored to the previous one (anchor-clusters.ts) in the same vector space. */
+export default function cluster({ texts, previous, seed, vectors }: ClusterTask): ClusterOutcome {
+  const run = clusterTexts(texts, vectors ? { seed, vectors } : { seed });
+  const { space } = run.model;
+  const vectorOf =
+    space.kind === 'lsa' ? (i: number) => textVector(space, texts[i]!) : (i: number) => vectors!.data.subarray(i * space.dims, (i + 1) * space.dims);
+  const anchored = anchorClusters(run, vectorOf, previous, matchClusters(run.assignment, run.clusters.length, previous));
   return {
     assignment: anchored.assignment,
     ids: anchored.ids,

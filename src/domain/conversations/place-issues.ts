@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { placeText } from './clustering/cluster-model.ts';
+import { placeText, placeVector } from './clustering/cluster-model.ts';
 import { currentModel, type CurrentModel } from './cluster-model-store.ts';
 import { customerWords } from './extract-issues.ts';
 
@@ -17,15 +17,24 @@ export function issueText(issue: { title: string; summary: string }): string {
   return `${issue.title}. ${customerWords(issue.summary)}`;
 }
 
-export type IssueToPlace = { id: string; title: string; summary: string };
+/** An issue with its stored embedding, if any, and the model that made it. */
+export type IssueToPlace = { id: string; title: string; summary: string; embedding?: Float32Array | null; embeddingModel?: string | null };
 
 /**
  * The cluster each issue belongs to under the current model, or none when it is not near
- * enough to any (PLACE_THRESHOLD).
+ * enough to any (PLACE_THRESHOLD). An LSA model places the issue's text; an embeddings
+ * model its embedding, only one of that same model: an issue without one waits for the
+ * next re-clustering (which embeds it first).
  */
 export function placements(current: CurrentModel, issues: IssueToPlace[]): Array<{ id: string; cluster: string }> {
+  const { space } = current.model;
   return issues.flatMap((issue) => {
-    const placed = placeText(current.model, issueText(issue));
+    const placed =
+      space.kind === 'lsa'
+        ? placeText(current.model, issueText(issue))
+        : issue.embedding && issue.embeddingModel === space.model
+          ? placeVector(current.model, issue.embedding)
+          : null;
     return placed && placed.similarity >= PLACE_THRESHOLD ? [{ id: issue.id, cluster: current.clusterIds[placed.cluster]! }] : [];
   });
 }

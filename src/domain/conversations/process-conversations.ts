@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ConversationPart } from '../entities/conversation.entity.ts';
 import { newId } from '../shared/ids.ts';
 import { extractIssues, type ExtractedIssue } from './extract-issues.ts';
-import { lockForPlacement, placeIssues } from './place-issues.ts';
+import { embeddingOf, writeEmbeddings, type Embeddings } from './issue-embeddings.ts';
+import { issueText, lockForPlacement, placeIssues, type IssueToPlace } from './place-issues.ts';
 import { noteNewIssues } from './recluster-triggers.ts';
 
 /** Conversations per transaction: small enough that a re-ingest never waits long on their locks. */
@@ -27,6 +28,13 @@ export type ExtractOptions = {
   extract?: IssueExtractor;
   /** Conversations per batch: smaller for `extract`s that reach out, so row locks stay short. */
   batchSize?: number;
+  /**
+   * The AI services (ai-services.ts): with an embeddings model configured, a batch embeds
+   * its new and changed issues, in its transaction (one request per 100 issues, each
+   * bounded by AI_TIMEOUT_MS), and places them by their vectors when the current model is
+   * one of embeddings. On failure the issues stay without a vector; the batch still commits.
+   */
+  ai?: Embeddings | undefined;
 };
 
 export type IssueExtractor = (conversation: { subject: string | null; parts: ConversationPart[] }) => Promise<ExtractedIssue[]>;
@@ -88,8 +96,8 @@ async function extractBatch(tx: EntityManager, organizationId: string, opts: Ext
     [JSON.stringify(counts)],
   );
   if (found.length) {
-    // Same (conversation, ordinal): same issue id. Its cluster stays unless its text changed.
-    const written = await tx.execute<Array<{ id: string; title: string; summary: string; cluster_id: string | null }>>(
+    // Same (conversation, ordinal): same issue id. Its cluster and embedding stay unless its text changed.
+    const written = await tx.execute<Array<{ id: string; title: string; summary: string; cluster_id: string | null; embedding: Buffer | null; embedding_model: string | null }>>(
       `insert into conversation_issues (id, organization_id, conversation_id, ordinal, title, summary, created_at, ingested_at, cluster_id)
        select r.id, ?, r.conversation_id, r.ordinal, r.title, r.summary, ?::timestamptz, r.ingested_at, null
        from jsonb_to_recordset(?::jsonb) as r(id text, conversation_id text, ordinal int, title text, summary text, ingested_at timestamptz)
@@ -98,15 +106,44 @@ async function extractBatch(tx: EntityManager, organizationId: string, opts: Ext
          summary = excluded.summary,
          ingested_at = excluded.ingested_at,
          cluster_id = case when conversation_issues.title = excluded.title and conversation_issues.summary = excluded.summary
-                           then conversation_issues.cluster_id end
-       returning id, title, summary, cluster_id`,
+                           then conversation_issues.cluster_id end,
+         embedding = case when conversation_issues.title = excluded.title and conversation_issues.summary = excluded.summary
+                          then conversation_issues.embedding end,
+         embedding_model = case when conversation_issues.title = excluded.title and conversation_issues.summary = excluded.summary
+                                then conversation_issues.embedding_model end
+       returning id, title, summary, cluster_id, embedding, embedding_model`,
       [organizationId, now.toISOString(), JSON.stringify(found)],
     );
+    const vectors = await embedNew(tx, written, opts.ai);
     // New and changed issues (no cluster): into their nearest cluster now, and counted towards the next re-clustering.
-    const unplaced = written.filter((i) => i.cluster_id === null);
+    const unplaced: IssueToPlace[] = written
+      .filter((i) => i.cluster_id === null)
+      .map(({ id, title, summary, embedding, embedding_model }) => {
+        const fresh = vectors.get(id);
+        if (fresh) return { id, title, summary, embedding: fresh, embeddingModel: opts.ai!.embeddingsModel };
+        return { id, title, summary, embedding: embedding && embeddingOf(embedding), embeddingModel: embedding_model };
+      });
     await placeIssues(tx, organizationId, unplaced, now);
     if (await noteNewIssues(tx, organizationId, unplaced.length, now, opts.reclusterDue !== undefined)) opts.reclusterDue?.(tx);
   }
   await tx.execute(`update conversations set processed_at = ? where id in (?)`, [now, rows.map((r) => r.id)]);
   return { conversations: rows.length, issues: found.length };
+}
+
+/**
+ * Embeds and stores the batch's issues without a vector of the configured model (new and
+ * changed ones: the upsert cleared theirs). Answers the new vectors by issue id; none
+ * when no model is configured or the endpoint failed (it logged why).
+ */
+async function embedNew(
+  tx: EntityManager,
+  issues: Array<{ id: string; title: string; summary: string; embedding_model: string | null }>,
+  ai: Embeddings | undefined,
+): Promise<Map<string, Float32Array>> {
+  const model = ai?.embeddingsModel;
+  const missing = model ? issues.filter((i) => i.embedding_model !== model) : [];
+  const vectors = missing.length ? await ai!.embedTexts(missing.map(issueText)) : null;
+  if (!vectors) return new Map();
+  await writeEmbeddings(tx, model!, missing, vectors);
+  return new Map(missing.map((issue, i) => [issue.id, vectors[i]!]));
 }

@@ -26,6 +26,10 @@ export const ConversationIssueSchema = defineEntity({
     ingestedAt: p.datetime(),
     /** Set by clustering; cleared when a new extraction changes the issue's text. */
     cluster: () => p.manyToOne(IssueCluster).ref().nullable().deleteRule('set null'),
+    /** Its vector from the embeddings endpoint (float32 little-endian); cleared with `cluster` when its text changes. */
+    embedding: p.blob().nullable().lazy(),
+    /** The embeddings model that made `embedding`. */
+    embeddingModel: p.text().nullable(),
   },
   uniques: [{ properties: ['conversation', 'ordinal'] }],
   indexes: [{ properties: ['organization', 'createdAt', 'id'] }, { properties: ['cluster', 'createdAt', 'id'] }],

@@ -15,6 +15,7 @@ import { Migration20261123120100_schedule_ticks } from './Migration2026112312010
 import { Migration20261123130000_saml_requests } from './Migration20261123130000_saml_requests.ts';
 import { Migration20261123140000_conversations } from './Migration20261123140000_conversations.ts';
 import { Migration20261123150000_conversation_clusterings } from './Migration20261123150000_conversation_clusterings.ts';
+import { Migration20261124100000_issue_embeddings } from './Migration20261124100000_issue_embeddings.ts';
 
 /**
  * Every migration, in order. Listed explicitly so that runs do not depend on
@@ -38,4 +39,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123130000_saml_requests', class: Migration20261123130000_saml_requests },
   { name: 'Migration20261123140000_conversations', class: Migration20261123140000_conversations },
   { name: 'Migration20261123150000_conversation_clusterings', class: Migration20261123150000_conversation_clusterings },
+  { name: 'Migration20261124100000_issue_embeddings', class: Migration20261124100000_issue_embeddings },
 ];

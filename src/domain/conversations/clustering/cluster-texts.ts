@@ -1,5 +1,5 @@
 import { chooseClusterCount } from './choose-cluster-count.ts';
-import type { ClusterModel } from './cluster-model.ts';
+import { dimsOf, type ClusterModel, type VectorSpace } from './cluster-model.ts';
 import { dot } from './dense.ts';
 import { distinctiveTerms } from './distinctive-terms.ts';
 import { fitLsa, projectRows } from './lsa.ts';
@@ -7,8 +7,8 @@ import { bucketedNeighbours, nearestNeighbours, type Neighbours } from './neares
 import { smoothOverNeighbours } from './neighbourhood-smoothing.ts';
 import { permutation, seededRandom, type Random } from './random.ts';
 import { centroidsOf, sphericalKMeans, type KMeansResult } from './spherical-kmeans.ts';
-import { selectRows } from './sparse-matrix.ts';
-import { DEFAULT_FEATURES, fitVocabulary } from './text-features.ts';
+import { selectRows, type SparseRows } from './sparse-matrix.ts';
+import { DEFAULT_FEATURES, fitVocabulary, type Vocabulary } from './text-features.ts';
 
 export interface ClusterSummary {
   size: number;
@@ -27,6 +27,11 @@ export interface Clustering {
 
 export interface ClusteringOptions {
   seed?: number;
+  /**
+   * Each text's vector from an embeddings model (n × dims, row-major, unit rows): used
+   * instead of the LSA stage. The TF-IDF vocabulary is still fitted, for distinctive terms.
+   */
+  vectors?: { model: string; dims: number; data: Float32Array };
   /** Told each stage's name and duration as it ends (benchmarks, worker logs). */
   onStage?: (stage: ClusteringStage, ms: number) => void;
 }
@@ -61,7 +66,7 @@ const MIN_MEAN_CLUSTER_SIZE = 15;
 /**
  * Groups short texts (issue title + summary) by topic; the number of clusters is chosen
  * by the method. Pipeline: TF-IDF over stemmed words, word pairs and character n-grams
- * → LSA → each vector smoothed over its nearest neighbours → k by silhouette over
+ * → LSA (or the given embeddings) → each vector smoothed over its nearest neighbours → k by silhouette over
  * spherical k-means runs → final spherical k-means, best of two restarts (past FIT_SAMPLE
  * texts: converged on a sample, then a few steps over all). The same seed gives the same result.
  */
@@ -72,9 +77,8 @@ export function clusterTexts(texts: string[], options: ClusteringOptions = {}): 
   const fitRows = n > FIT_SAMPLE ? permutation(n, random).subarray(0, FIT_SAMPLE).sort() : null;
   const { vocabulary, matrix } = fitRows ? fitVocabulary(Array.from(fitRows, (i) => texts[i]!), DEFAULT_FEATURES, texts) : fitVocabulary(texts);
   stage('features');
-  const projection = fitLsa(fitRows ? selectRows(matrix, fitRows) : matrix, DIMENSIONS, random);
-  const d = projection.dims;
-  const x = projectRows(matrix, projection);
+  const { space, x } = options.vectors ? embeddingSpace(options.vectors, n) : lsaSpace(vocabulary, fitRows ? selectRows(matrix, fitRows) : matrix, matrix, random);
+  const d = dimsOf(space);
   stage('lsa');
   const finish = (assignment: Int32Array, count: number): Clustering => {
     // Centroids of the unsmoothed vectors: a new text arrives without neighbours to smooth over.
@@ -84,9 +88,9 @@ export function clusterTexts(texts: string[], options: ClusteringOptions = {}): 
     assignment.forEach((c) => clusters[c]!.size++);
     representativesOf(x, d, assignment, centroids, 3).forEach((members, c) => (clusters[c]!.representatives = members));
     stage('summaries');
-    return { assignment, clusters, model: { vocabulary, projection, centroids, count } };
+    return { assignment, clusters, model: { space, centroids, count } };
   };
-  if (n < 3 || matrix.cols === 0) return finish(new Int32Array(n), Math.min(n, 1));
+  if (n < 3 || d === 0 || (space.kind === 'lsa' && matrix.cols === 0)) return finish(new Int32Array(n), Math.min(n, 1));
 
   const smoothed = smoothOverNeighbours(x, n, d, neighbours(x, n, d, random), 2, 2);
   stage('neighbours');
@@ -103,6 +107,16 @@ export function clusterTexts(texts: string[], options: ClusteringOptions = {}): 
   const { labels, count } = dropEmpty(final.assignment, k);
   stage('k-means');
   return finish(labels, count);
+}
+
+function lsaSpace(vocabulary: Vocabulary, fit: SparseRows, all: SparseRows, random: Random): { space: VectorSpace; x: Float32Array } {
+  const projection = fitLsa(fit, DIMENSIONS, random);
+  return { space: { kind: 'lsa', vocabulary, projection }, x: projectRows(all, projection) };
+}
+
+function embeddingSpace(vectors: NonNullable<ClusteringOptions['vectors']>, n: number): { space: VectorSpace; x: Float32Array } {
+  if (vectors.data.length !== n * vectors.dims) throw new Error(`${vectors.data.length} vector values for ${n} texts of ${vectors.dims} dimensions`);
+  return { space: { kind: 'embeddings', model: vectors.model, dims: vectors.dims }, x: vectors.data };
 }
 
 /** Reports the time since the previous stage ended (or since the start). */
