@@ -28,6 +28,14 @@ describe('issue extraction heuristics', () => {
     expect(extractIssues({ subject: null, parts: [user('The PDF export fails with error 500 on large spaces.')] })[0]!.title).toBe('The PDF export fails with error 500 on large spaces.');
   });
 
+  it('counts a statement of what happened, and titles with the sentence that asks or reports where there is one', () => {
+    expect(extractIssues({ subject: null, parts: [user('I have been charged twice on my statement.')] })[0]!.title).toBe('I have been charged twice on my statement.');
+    expect(extractIssues({ subject: null, parts: [user('limits on top ups')] })[0]!.title).toBe('Limits on top ups');
+    const [issue] = extractIssues({ subject: null, parts: [user('Hello. I moved to Spain last month. Why is my card declined abroad?')] });
+    expect(issue!.title).toBe('Why is my card declined abroad?');
+    expect(issue!.summary).toContain('I moved to Spain last month.');
+  });
+
   it('finds no issue where the customer only greets, thanks or says goodbye, or never wrote', () => {
     expect(extractIssues({ subject: 'Re: ticket', parts: [user('Thanks, bye!')] })).toEqual([]);
     expect(extractIssues({ subject: null, parts: [user('Hello!'), agent('How can I help you today?'), user('Ok thank you so much. Have a nice day!')] })).toEqual([]);

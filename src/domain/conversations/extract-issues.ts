@@ -8,17 +8,20 @@ export const SUMMARY_MAX = 600;
 /**
  * The issues a conversation raises, by offline heuristics: what the customer wrote
  * (user parts) decides, replies (assistant, team member) only add context to the summary.
- * A customer sentence counts when it asks (a question mark, an interrogative opening) or
- * reports a problem (error, cannot, not working…); a conversation whose customer only
- * greets, thanks or says goodbye raises none. One issue per conversation for now: the
- * customer's first question is the title, their substantive sentences the summary.
+ * Anything the customer wrote beyond greetings, thanks and goodbyes raises the issue:
+ * customers report as often as they ask ("I have been charged twice on my statement."),
+ * so requiring a question loses real issues (a third of BANKING77's and HWU64's
+ * messages have no question mark or interrogative opening). A conversation whose
+ * customer only greets, thanks or says goodbye raises none. One issue per conversation
+ * for now: the title is the customer's first sentence that asks or reports a problem
+ * (a question mark, an interrogative opening, error, cannot, not working…), else their
+ * first substantive sentence; their substantive sentences are the summary.
  */
 export function extractIssues(conversation: { subject: string | null; parts: ConversationPart[] }): ExtractedIssue[] {
   const asked = conversation.parts.filter((p) => p.role === 'user').flatMap((p) => sentences(p.body));
   const substantive = asked.filter((s) => !isPleasantry(s));
-  const questions = substantive.filter(isQuestionOrProblem);
-  if (questions.length === 0) return [];
-  const title = truncate(stripGreeting(questions[0]!), TITLE_MAX);
+  if (substantive.length === 0) return [];
+  const title = truncate(stripGreeting(substantive.find(isQuestionOrProblem) ?? substantive[0]!), TITLE_MAX);
   const told = substantive.slice(0, 4).join(' ');
   const reply = conversation.parts
     .filter((p) => p.role !== 'user')
