@@ -116,6 +116,22 @@ describe('re-clustering with an embeddings endpoint', () => {
     expect(logged).toEqual([]);
   });
 
+  it('places by a threshold calibrated on the run: an issue halfway between two topics waits, though it scores above the LSA 0.5', async () => {
+    fake.answer('/v1/embeddings', topicEmbeddings);
+    const { ai, log } = services(embeddingsEnv());
+    const t = await threeTopics(ai);
+    await reclusterOrganization(api.em(), t.org.id, { now, ai, log });
+    const { model } = await state(t.org.id);
+    // The topics' issues sit close to their centroids: the calibrated threshold is high.
+    expect(model?.placeThreshold).toBeGreaterThan(0.9);
+
+    // Card and password words alike: about 0.7 to either centroid.
+    await t.post([{ id: 'between-0', text: 'My card payment was declined and now I cannot reset my password, please help?' }]);
+    await extractPendingIssues(api.em(), t.org.id, { now, ai });
+    const after = await state(t.org.id);
+    expect(after.byTopic.get('between')).toEqual(new Set([null]));
+  });
+
   it('falls back to LSA when the endpoint fails (500s), logs why and still finds the three topics', async () => {
     fake.answer('/v1/embeddings', failing);
     const { ai, log } = services(embeddingsEnv());

@@ -19,13 +19,15 @@ import type { FeatureOptions } from './clustering/text-features.ts';
 const FORMAT = 2;
 
 type LsaHeader = { format: number; kind?: 'lsa'; options: FeatureOptions; dims: number; count: number; terms: string[]; labels: (string | null)[] };
-type EmbeddingsHeader = { format: number; kind: 'embeddings'; model: string; dims: number; count: number };
+type EmbeddingsHeader = { format: number; kind: 'embeddings'; model: string; dims: number; count: number; placeThreshold?: number };
 
 export function encodeClusterModel(model: ClusterModel): Buffer {
   const { space, centroids, count } = model;
   const centroidBytes = bytesOf(centroids.subarray(0, count * dimsOf(space)));
   if (space.kind === 'embeddings') {
-    return pack({ format: FORMAT, kind: 'embeddings', model: space.model, dims: space.dims, count } satisfies EmbeddingsHeader, [centroidBytes]);
+    const header: EmbeddingsHeader = { format: FORMAT, kind: 'embeddings', model: space.model, dims: space.dims, count };
+    if (model.placeThreshold !== undefined) header.placeThreshold = model.placeThreshold;
+    return pack(header, [centroidBytes]);
   }
   const { vocabulary, projection } = space;
   const dims = projection.dims;
@@ -73,7 +75,9 @@ export function decodeClusterModel(encoded: Uint8Array): ClusterModel {
   if (header.kind === 'embeddings') {
     const centroids = new Float32Array(take(count * dims * 4));
     end();
-    return { space: { kind: 'embeddings', model: header.model, dims }, centroids, count };
+    const decoded: ClusterModel = { space: { kind: 'embeddings', model: header.model, dims }, centroids, count };
+    if (header.placeThreshold !== undefined) decoded.placeThreshold = header.placeThreshold;
+    return decoded;
   }
   const { terms } = header;
   const n = terms.length;

@@ -22,9 +22,9 @@ export type IssueToPlace = { id: string; title: string; summary: string; embeddi
 
 /**
  * The cluster each issue belongs to under the current model, or none when it is not near
- * enough to any (PLACE_THRESHOLD). An LSA model places the issue's text; an embeddings
- * model its embedding, only one of that same model: an issue without one waits for the
- * next re-clustering (which embeds it first).
+ * enough to any (the model's calibrated threshold, else PLACE_THRESHOLD). An LSA model
+ * places the issue's text; an embeddings model its embedding, only one of that same model:
+ * an issue without one waits for the next re-clustering (which embeds it first).
  */
 export function placements(current: CurrentModel, issues: IssueToPlace[]): Array<{ id: string; cluster: string }> {
   const { space } = current.model;
@@ -35,7 +35,7 @@ export function placements(current: CurrentModel, issues: IssueToPlace[]): Array
         : issue.embedding && issue.embeddingModel === space.model
           ? placeVector(current.model, issue.embedding)
           : null;
-    return placed && placed.similarity >= PLACE_THRESHOLD ? [{ id: issue.id, cluster: current.clusterIds[placed.cluster]! }] : [];
+    return placed && placed.similarity >= (current.model.placeThreshold ?? PLACE_THRESHOLD) ? [{ id: issue.id, cluster: current.clusterIds[placed.cluster]! }] : [];
   });
 }
 

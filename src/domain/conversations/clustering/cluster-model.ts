@@ -17,6 +17,12 @@ export interface ClusterModel {
   /** Unit centroid of each cluster in `space` (count × dims, row-major). */
   centroids: Float32Array;
   count: number;
+  /**
+   * Similarity below which a new issue is left for the next re-clustering, when the model
+   * calibrated its own (embeddings models: their similarity scales differ from model to
+   * model); absent, place-issues.ts uses the threshold measured for LSA.
+   */
+  placeThreshold?: number;
 }
 
 export interface Placement {
