@@ -6,10 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../config/env.ts';
-import { issueInstallationToken } from '../src/domain/auth/tokens.ts';
 import { Conversation } from '../src/domain/entities/conversation.entity.ts';
 import { ConversationIssue } from '../src/domain/entities/conversation-issue.entity.ts';
-import { IntegrationInstallation } from '../src/domain/entities/integration-installation.entity.ts';
 import { guardedHttpFrom } from '../src/domain/net/guarded-http.ts';
 import { LocalDiskStore } from '../src/domain/storage/local-disk-store.ts';
 import { jobs } from '../src/jobs/registry.ts';
@@ -17,6 +15,7 @@ import { startWorkers } from '../src/workers/worker.ts';
 import { benchDatabaseUrl, redisUrl } from './bench-env.ts';
 import { startBenchApi } from './support/bench-api.ts';
 import { benchOrg } from './support/bench-org.ts';
+import { installationToken, postConversations } from './support/post-conversations.ts';
 
 const TOTAL = Number(process.argv[2] ?? 20_000);
 const BATCH = Number(process.argv[3] ?? 100);
@@ -38,23 +37,8 @@ const databaseUrl = await benchDatabaseUrl();
 const api = await startBenchApi(databaseUrl);
 const em = api.rt.orm.em.fork();
 const { org } = await benchOrg(em);
-const installation = em.create(IntegrationInstallation, { organization: org, integration: 'bench' });
-const token = issueInstallationToken(em, installation);
-await em.flush();
-const base = api.base;
-const batches = Math.ceil(TOTAL / BATCH);
-let next = 0;
-const started = performance.now();
-await Promise.all(
-  Array.from({ length: CLIENTS }, async () => {
-    for (let b = next++; b < batches; b = next++) {
-      const body = JSON.stringify(Array.from({ length: Math.min(BATCH, TOTAL - b * BATCH) }, (_, k) => conversation(b * BATCH + k)));
-      const res = await fetch(`${base}/v1/orgs/${org.id}/conversations`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
-      if (res.status !== 204) throw new Error(`batch ${b}: ${res.status} ${await res.text()}`);
-    }
-  }),
-);
-const ingestMs = performance.now() - started;
+const token = await installationToken(em, org);
+const ingestMs = await postConversations({ base: api.base, orgId: org.id, token, total: TOTAL, batch: BATCH, clients: CLIENTS, conversation });
 console.log(`ingest: ${TOTAL} conversations in batches of ${BATCH}, ${CLIENTS} clients: ${(ingestMs / 1000).toFixed(2)} s, ${Math.round((TOTAL / ingestMs) * 1000)} conversations/s accepted`);
 
 const workers = startWorkers({

@@ -11,9 +11,7 @@ import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { loadConfig } from '../config/env.ts';
-import { issueInstallationToken } from '../src/domain/auth/tokens.ts';
 import { reclusterOrganization } from '../src/domain/conversations/recluster.ts';
-import { IntegrationInstallation } from '../src/domain/entities/integration-installation.entity.ts';
 import { guardedHttpFrom } from '../src/domain/net/guarded-http.ts';
 import { LocalDiskStore } from '../src/domain/storage/local-disk-store.ts';
 import { jobs } from '../src/jobs/registry.ts';
@@ -21,6 +19,7 @@ import { startWorkers } from '../src/workers/worker.ts';
 import { benchDatabaseUrl, redisUrl } from './bench-env.ts';
 import { startBenchApi } from './support/bench-api.ts';
 import { benchOrg } from './support/bench-org.ts';
+import { installationToken, postConversations } from './support/post-conversations.ts';
 import { scaleCorpus } from './support/scale-corpus.ts';
 
 const project = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,9 +47,7 @@ const databaseUrl = await benchDatabaseUrl();
 const api = await startBenchApi(databaseUrl);
 const em = api.rt.orm.em.fork();
 const { org } = await benchOrg(em);
-const installation = em.create(IntegrationInstallation, { organization: org, integration: 'bench' });
-const token = issueInstallationToken(em, installation);
-await em.flush();
+const token = await installationToken(em, org);
 // Workers run from the start, as in production: extraction and clustering overlap ingestion.
 const workers = startWorkers({
   orm: api.rt.orm,
@@ -64,19 +61,8 @@ const workers = startWorkers({
 });
 
 const count = async (sql: string) => Number((await api.rt.orm.em.fork().execute<Array<{ n: string }>>(sql, [org.id]))[0]!.n);
-const batches = Math.ceil(TOTAL / BATCH);
-let next = 0;
 const started = performance.now();
-await Promise.all(
-  Array.from({ length: CLIENTS }, async () => {
-    for (let b = next++; b < batches; b = next++) {
-      const body = JSON.stringify(Array.from({ length: Math.min(BATCH, TOTAL - b * BATCH) }, (_, k) => conversation(b * BATCH + k)));
-      const res = await fetch(`${api.base}/v1/orgs/${org.id}/conversations`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
-      if (res.status !== 204) throw new Error(`batch ${b}: ${res.status} ${await res.text()}`);
-    }
-  }),
-);
-const ingestMs = performance.now() - started;
+const ingestMs = await postConversations({ base: api.base, orgId: org.id, token, total: TOTAL, batch: BATCH, clients: CLIENTS, conversation });
 const accepted = Math.round((TOTAL / ingestMs) * 1000);
 console.log(`conversation-pipeline: ${TOTAL} conversations (${corpus.classes} intents), batches of ${BATCH}, ${CLIENTS} clients, 2 worker slots`);
 console.log(`  accepted              ${accepted} conversations/s (${(ingestMs / 1000).toFixed(1)} s)   reference: >= 2,000/s`);

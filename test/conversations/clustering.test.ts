@@ -2,40 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { placeText, placeVector } from '../../src/domain/conversations/clustering/cluster-model.ts';
 import { clusterTexts } from '../../src/domain/conversations/clustering/cluster-texts.ts';
 import { porterStem } from '../../src/domain/conversations/clustering/porter-stemmer.ts';
+import { THREE_TOPICS } from '../support/topic-conversations.ts';
 
-// Three topics a reader tells apart at a glance: card payments, passwords, exports.
-const topics = {
-  card: [
-    'My card payment was declined at the shop',
-    'Card declined when paying online',
-    'Why was my card payment declined today',
-    'Payment with my card keeps getting declined',
-    'The card was declined for a payment abroad',
-    'Declined card payment at the supermarket',
-    'My card payment failed and was declined',
-    'Card payment declined twice this morning',
-  ],
-  password: [
-    'I forgot my password and cannot log in',
-    'How do I reset my password',
-    'Password reset email never arrived',
-    'Cannot log in after changing my password',
-    'Reset password link is not working',
-    'Forgot password, need to reset it to log in',
-    'My password reset does not work',
-    'Log in fails, I think I forgot the password',
-  ],
-  export: [
-    'How can I export my data to a CSV file',
-    'Export to CSV is missing columns',
-    'The CSV export of my data is empty',
-    'Exporting data as CSV file fails',
-    'Where is the export data button for CSV',
-    'CSV file export takes forever for my data',
-    'Need to export all data into a CSV file',
-    'Data export CSV download does not start',
-  ],
-};
+const topics = THREE_TOPICS;
 const texts = Object.values(topics).flat();
 const topicOf = Object.keys(topics).flatMap((name, t) => Object.values(topics)[t]!.map(() => name));
 

@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawnWorker } from '../support/spawn-worker.ts';
+import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractPendingIssues } from '../../src/domain/conversations/process-conversations.ts';
 import { reclusterOrganization } from '../../src/domain/conversations/recluster.ts';
@@ -26,19 +26,8 @@ afterAll(async () => {
   marks().disconnect();
 });
 
-const workerScript = fileURLToPath(new URL('../support/worker-process.ts', import.meta.url));
-
 /** A worker process running the half-way-stopping re-clustering (test/support/long-jobs.ts) on the API's queues. */
-function spawnWorker(): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [workerScript], {
-      env: { ...process.env, QUEUE_PREFIX: api.rt.config.queuePrefix, WORKER_QUEUES: 'conversations', JOB_LOCK_MS: '1500' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve(child));
-    child.once('exit', (code) => reject(new Error(`worker exited early (${code})`)));
-  });
-}
+const spawnReclusterer = () => spawnWorker(api.rt.config.queuePrefix, { WORKER_QUEUES: 'conversations' });
 
 /** What a re-clustering writes: cluster rows, each issue's cluster, the model and its version. */
 async function written(orgId: string) {
@@ -79,7 +68,7 @@ describe('a worker killed mid-re-clustering', () => {
     const runs = `vellum-test:recluster:${t.org.id}:runs`;
     const children: ChildProcess[] = [];
     try {
-      const first = await spawnWorker();
+      const first = await spawnReclusterer();
       children.push(first);
       await waitFor(async () => Number(await marks().get(runs)) >= 1, 30_000, 'the run to write its cluster rows');
       // Readers see the run under way, and nothing of what it has written so far.
@@ -93,7 +82,7 @@ describe('a worker killed mid-re-clustering', () => {
       expect(killed).toMatchObject({ clusters: before.clusters, assignments: before.assignments, version: 1, model: before.model, clusterIds: before.clusterIds });
 
       // The killed job's lock lapses and another worker runs it again, through to the commit.
-      children.push(await spawnWorker());
+      children.push(await spawnReclusterer());
       await waitFor(async () => (await written(t.org.id)).version === 2, 60_000, 'the retried re-clustering');
       const after = await written(t.org.id);
       expect(Number(await marks().get(runs))).toBe(2);

@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { spawnWorker } from '../support/spawn-worker.ts';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractIssues, TITLE_MAX } from '../../src/domain/conversations/extract-issues.ts';
 import { extractPendingIssues } from '../../src/domain/conversations/process-conversations.ts';
@@ -133,19 +133,8 @@ describe('extracting pending conversations', () => {
   });
 });
 
-const workerScript = fileURLToPath(new URL('../support/worker-process.ts', import.meta.url));
-
 /** A worker process running the slowed extraction (test/support/long-jobs.ts) on the API's queues. */
-function spawnExtractor(): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [workerScript], {
-      env: { ...process.env, QUEUE_PREFIX: api.rt.config.queuePrefix, WORKER_QUEUES: 'conversations', JOB_LOCK_MS: '1500' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve(child));
-    child.once('exit', (code) => reject(new Error(`worker exited early (${code})`)));
-  });
-}
+const spawnExtractor = () => spawnWorker(api.rt.config.queuePrefix, { WORKER_QUEUES: 'conversations' });
 
 describe('a worker killed mid-extraction', () => {
   it('leaves whole batches done and the rest pending; the retry finishes without duplicates', async () => {

@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { spawnWorker } from '../support/spawn-worker.ts';
+import type { ChildProcess } from 'node:child_process';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImportRun } from '../../src/domain/entities/import-run.entity.ts';
@@ -14,7 +14,6 @@ import { testDatabaseUrl, testJobServices, testRedisUrl } from '../support/test-
 import { marks, NO_OUTBOX_PASSES, recordJob, testJobs, waitFor } from '../support/test-jobs.ts';
 
 const log = pino({ level: 'silent' });
-const script = fileURLToPath(new URL('../support/worker-process.ts', import.meta.url));
 let orm: Orm;
 const prefix = () => `vt${newId()}`;
 const key = () => `vellum-test:${newId()}`;
@@ -39,18 +38,6 @@ function workersFor(p: string, jobs: readonly JobDefinition[] = [...testJobs, ..
     lockMs: 30_000,
     ...NO_OUTBOX_PASSES,
     services: testJobServices(),
-  });
-}
-
-/** A worker process (test/support/worker-process.ts) on the `maintenance` queue of prefix `p`. */
-function spawnWorker(p: string, env: Record<string, string> = {}): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], {
-      env: { ...process.env, QUEUE_PREFIX: p, JOB_LOCK_MS: '1500', ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve(child));
-    child.once('exit', (code) => reject(new Error(`worker exited early (${code})`)));
   });
 }
 

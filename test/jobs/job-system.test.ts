@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { spawnWorker } from '../support/spawn-worker.ts';
+import type { ChildProcess } from 'node:child_process';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxEntry } from '../../src/domain/entities/outbox-entry.entity.ts';
@@ -138,17 +138,6 @@ describe('outbox', () => {
 });
 
 describe('a worker killed mid-job', () => {
-  const script = fileURLToPath(new URL('../support/worker-process.ts', import.meta.url));
-  const spawnWorker = (p: string): Promise<ChildProcess> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [script], {
-        env: { ...process.env, QUEUE_PREFIX: p, JOB_LOCK_MS: '1500' },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve(child));
-      child.once('exit', (code) => reject(new Error(`worker exited early (${code})`)));
-    });
-
   it('is finished by another worker after SIGKILL', async () => {
     const p = prefix();
     const k = key();
