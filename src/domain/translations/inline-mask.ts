@@ -108,7 +108,7 @@ function merge(spans: Span[]): Span[] {
 
 type Part = { start: number; end: number; token?: Span };
 
-/** The segment text, trimmed of leading and trailing atoms and whitespace, which stay as source. */
+/** The segment text, trimmed of surrounding GitBook tags and whitespace, which stay as source. */
 function render(source: string, first: number, last: number, spans: Span[]): MaskedBlock | null {
   const parts: Part[] = [];
   let at = first;
@@ -118,7 +118,12 @@ function render(source: string, first: number, last: number, spans: Span[]): Mas
     at = span.end;
   }
   if (last > at) parts.push({ start: at, end: last });
-  const margin = (p: Part) => (p.token ? p.token.kind === 'atom' : !source.slice(p.start, p.end).trim());
+  // GitBook tag lines and container prefixes around the text stay out of it; inline atoms
+  // (expressions, code, images) stay in, so a translation can move them with the words.
+  const margin = (p: Part) => {
+    const bytes = source.slice(p.start, p.end);
+    return p.token ? p.token.kind === 'atom' && /^(\{%|\s)/.test(bytes) : !bytes.trim();
+  };
   while (parts.length && margin(parts[0]!)) parts.shift();
   while (parts.length && margin(parts.at(-1)!)) parts.pop();
   if (!parts.some((p) => !p.token && /\p{L}/u.test(source.slice(p.start, p.end)))) return null;

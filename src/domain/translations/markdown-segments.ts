@@ -95,13 +95,15 @@ function rejection(source: string, segment: Segment, translation: string): strin
 }
 
 /**
- * A tree's node types with their nesting, text left out and siblings sorted: a translation
+ * A tree's node types (and targets) with their nesting, text left out and siblings sorted: a translation
  * may reorder words and the markup around them, not add or remove markup.
  */
 export function shape(node: Nodes | Root): string {
-  if (!('children' in node)) return node.type;
+  // Targets are part of the structure: a translation must not change where an autolink ends.
+  const type = 'url' in node ? `${node.type}<${node.url}>` : node.type;
+  if (!('children' in node)) return type;
   const children = (node.children as Nodes[]).filter((c) => c.type !== 'text').map(shape).sort();
-  return `${node.type}(${children.join(',')})`;
+  return `${type}(${children.join(',')})`;
 }
 
 /** Words to translate, placeholders excluded (for translation stats and cost estimates). */
