@@ -70,6 +70,12 @@ describe('segmentMarkdown', () => {
     for (const hidden of ['{%', '%}', 'brew install', 'https://', '.png', '<figure>', 'spaces.md', 'rocket', 'description', 'visible']) expect(all).not.toContain(hidden);
   });
 
+  it('wraps nested markup around the same words in one pair of placeholders', () => {
+    const segmented = segmentMarkdown('Per ***organization*** and **[the docs](docs.md)**.\n');
+    expect(segmented.segments[0]!.text).toBe('Per ⟦b1⟧organization⟦/b1⟧ and ⟦b2⟧the docs⟦/b2⟧.');
+    expect(rebuild(segmented, ['Pro ⟦b1⟧Organisation⟦/b1⟧ und ⟦b2⟧die Doku⟦/b2⟧.']).markdown).toBe('Pro ***Organisation*** und **[die Doku](docs.md)**.\n');
+  });
+
   it('segments front-matter values, not keys, and re-encodes a translated value as YAML', () => {
     const source = '---\ntitle: Configuration\ndescription: \'It\'\'s easy\'\nicon: gear\n---\n\nBody text.\n';
     const segmented = segmentMarkdown(source);

@@ -1,6 +1,8 @@
-import type { Nodes, PhrasingContent } from 'mdast';
+import type { PhrasingContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { atom, close, open, readTokens, type Token } from './placeholders.ts';
+
+const WRAPPERS = new Set(['strong', 'emphasis', 'delete', 'link', 'linkReference']);
 
 /** A source span a token stands for; `pair` links the opening and closing markup of one node. */
 type Span = { start: number; end: number; kind: 'atom' | 'open' | 'close'; pair?: number };
@@ -44,8 +46,14 @@ export function maskBlock(source: string, children: PhrasingContent[]): MaskedBl
       case 'delete':
       case 'link':
       case 'linkReference': {
-        const inner = node.children;
+        let inner = node.children;
         if (!inner.length || !isWrapped(source, node)) {
+          spans.push({ start, end, kind: 'atom' });
+          return;
+        }
+        // `***x***` or `**[x](url)**` is one pair of tokens, not two nested ones around the same words.
+        while (inner.length === 1 && WRAPPERS.has(inner[0]!.type) && isWrapped(source, inner[0]!)) inner = (inner[0] as typeof node).children;
+        if (!inner.length) {
           spans.push({ start, end, kind: 'atom' });
           return;
         }
@@ -72,7 +80,7 @@ export function maskBlock(source: string, children: PhrasingContent[]): MaskedBl
  * (`<https://…>`, bare `www.…`), links whose text is their target (GitBook's content-ref
  * links) and references whose text is their label would break if translated.
  */
-function isWrapped(source: string, node: Extract<Nodes, { children: unknown }> & PhrasingContent): boolean {
+function isWrapped(source: string, node: PhrasingContent): boolean {
   if (node.type === 'link') return source[node.position!.start.offset!] === '[' && toString(node) !== node.url;
   if (node.type === 'linkReference') return node.referenceType === 'full';
   return true;
