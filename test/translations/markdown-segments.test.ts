@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import type { Nodes } from 'mdast';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { parseMarkdown } from '../../src/domain/content/markdown/parse.ts';
 import { countWords, rebuild, segmentMarkdown } from '../../src/domain/translations/markdown-segments.ts';
 import { restoreTokens } from '../../src/domain/translations/placeholders.ts';
@@ -82,6 +83,17 @@ describe('segmentMarkdown', () => {
     expect(segmented.segments.map((s) => [s.kind, s.text])).toEqual([['front-matter', 'Configuration'], ['front-matter', "It's easy"], ['paragraph', 'Body text.']]);
     const { markdown } = rebuild(segmented, ['Konfiguration: Referenz', "C'est facile", 'Corps.']);
     expect(markdown).toBe('---\ntitle: "Konfiguration: Referenz"\ndescription: C\'est facile\nicon: gear\n---\n\nCorps.\n');
+  });
+
+  it('re-encodes translated block scalars and values with expressions so YAML reads the translation back', () => {
+    const source = '---\ndescription: >-\n  Install {{ space.vars.product }} on\n  your machine.\nnotes: |\n  First line\n  second line\nlayout:\n  width: wide\n---\n# Hi\n';
+    const segmented = segmentMarkdown(source);
+    expect(segmented.segments.map((s) => s.text)).toEqual(['Install ⟦1⟧ on your machine.', 'First line\nsecond line', 'Hi']);
+    const { markdown, rejected } = rebuild(segmented, ['Installez ⟦1⟧ : "vite".', 'Première\nseconde', 'Salut']);
+    expect(rejected).toEqual([]);
+    const yaml = /^---\n([\s\S]*?)\n---\n/.exec(markdown)![1]!;
+    expect(parse(yaml)).toEqual({ description: 'Installez {{ space.vars.product }} : "vite".', notes: 'Première\nseconde', layout: { width: 'wide' } });
+    expect(markdown.slice(markdown.indexOf('layout:'))).toBe('layout:\n  width: wide\n---\n# Salut\n');
   });
 
   it('counts the words of the text to translate, placeholders excluded', () => {
