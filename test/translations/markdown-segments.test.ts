@@ -133,6 +133,15 @@ describe('rebuild validation', () => {
     expect(rebuild(bare, ['Besuche ⟦1⟧/heute.'])).toEqual({ markdown: 'Visit https://x.io/help today.\n', rejected: [{ index: 0, reason: 'Markdown structure changed' }] });
   });
 
+  it('rejects a table cell translation with a bare pipe, which would add a column', () => {
+    const table = segmentMarkdown('| Key | Meaning |\n| --- | --- |\n| `a` | Either this or that |\n');
+    expect(table.segments.map((s) => s.text)).toEqual(['Key', 'Meaning', 'Either this or that']);
+    const { markdown, rejected } = rebuild(table, ['Clé', 'Sens', 'Ceci | cela']);
+    expect(rejected).toEqual([{ index: 2, reason: 'unescaped | in a table cell' }]);
+    expect(markdown).toBe('| Clé | Sens |\n| --- | --- |\n| `a` | Either this or that |\n');
+    expect(rebuild(table, ['Clé', 'Sens', 'Ceci \\| cela']).rejected).toEqual([]);
+  });
+
   it('rejects a heading translated onto two lines', () => {
     const { markdown, rejected } = rebuild(segmented, [paragraph!, 'Titel\nzwei ⟦1⟧']);
     expect(heading).toBe('Title ⟦1⟧ now');
