@@ -27,7 +27,7 @@ const TEXT_MASKS = /\{%[^\n]*?%\}|\{\{[^\n]*?\}\}|&(?:#\d+|#x[\da-f]+|[a-z][a-z\
 
 /**
  * The children of a paragraph, heading or table cell as one segment text, or null when
- * nothing in it is prose. `start`/`end` are the block's content range in `source`.
+ * nothing in it is prose (a lone image, a GitBook tag line).
  */
 export function maskBlock(source: string, children: PhrasingContent[]): MaskedBlock | null {
   const first = children[0]?.position?.start.offset;
