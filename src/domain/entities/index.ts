@@ -10,6 +10,10 @@ import { FileEntrySchema } from './file-entry.entity.ts';
 import { GitImportSchema } from './git-import.entity.ts';
 import { ImportRunSchema } from './import-run.entity.ts';
 import { OpenApiSpecSchema } from './openapi-spec.entity.ts';
+import { GlossaryEntrySchema } from './glossary-entry.entity.ts';
+import { TranslationPageSchema } from './translation-page.entity.ts';
+import { TranslationRunSchema } from './translation-run.entity.ts';
+import { TranslationSchema } from './translation.entity.ts';
 import { OpenApiSpecVersionSchema } from './openapi-spec-version.entity.ts';
 import { InstanceSettingSchema } from './instance-setting.entity.ts';
 import { PageBodySchema } from './page-body.entity.ts';
@@ -63,4 +67,8 @@ export const entities = [
   IssueClusterSchema,
   ConversationIssueSchema,
   ConversationClusteringSchema,
+  TranslationSchema,
+  TranslationRunSchema,
+  TranslationPageSchema,
+  GlossaryEntrySchema,
 ];

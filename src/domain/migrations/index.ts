@@ -16,6 +16,7 @@ import { Migration20261123130000_saml_requests } from './Migration20261123130000
 import { Migration20261123140000_conversations } from './Migration20261123140000_conversations.ts';
 import { Migration20261123150000_conversation_clusterings } from './Migration20261123150000_conversation_clusterings.ts';
 import { Migration20261124100000_issue_embeddings } from './Migration20261124100000_issue_embeddings.ts';
+import { Migration20261124110000_translations } from './Migration20261124110000_translations.ts';
 
 /**
  * Every migration, in order. Listed explicitly so that runs do not depend on
@@ -40,4 +41,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123140000_conversations', class: Migration20261123140000_conversations },
   { name: 'Migration20261123150000_conversation_clusterings', class: Migration20261123150000_conversation_clusterings },
   { name: 'Migration20261124100000_issue_embeddings', class: Migration20261124100000_issue_embeddings },
+  { name: 'Migration20261124110000_translations', class: Migration20261124110000_translations },
 ];
