@@ -17,6 +17,7 @@ import { orgsRoutes } from './orgs/orgs.router.ts';
 import { spacesRoutes } from './spaces/spaces.router.ts';
 import { ssoRoutes } from './sso/sso.router.ts';
 import { teamsRoutes } from './teams/teams.router.ts';
+import { translationRunRoutes } from './translations/translation-run.router.ts';
 import { usersRoutes } from './users/users.router.ts';
 
 /** Every /v1 operation, family by family. */
@@ -40,4 +41,5 @@ export const allRoutes: AnyRoute[] = [
   ...openapiVersionRoutes,
   ...conversationsRoutes,
   ...clustersRoutes,
+  ...translationRunRoutes,
 ];
