@@ -3,6 +3,7 @@ import { ConversationIssue } from '../../src/domain/entities/conversation-issue.
 import { IssueCluster } from '../../src/domain/entities/issue-cluster.entity.ts';
 import { extractPendingIssues } from '../../src/domain/conversations/process-conversations.ts';
 import { OpenApiSpec } from '../../src/domain/entities/openapi-spec.entity.ts';
+import { Translation } from '../../src/domain/entities/translation.entity.ts';
 import { GuardedHttp, parseAllowlist } from '../../src/domain/net/guarded-http.ts';
 import { processSpec } from '../../src/domain/openapi/process-spec.ts';
 import type { MatrixContext, MatrixRow, PathParams } from '../support/operation-matrix.ts';
@@ -141,6 +142,14 @@ const cluster = once('cluster', async (ctx) => {
   await em.nativeUpdate(ConversationIssue, { id: issueId! }, { cluster: made.id });
   return { organizationId: ctx.cast.org.id, clusterId: made.id };
 });
+/** A translation of the shared space, made with the entity (its create operation is another family's). */
+const translation = once('translation', async (ctx) => {
+  const em = ctx.api.em();
+  const { spaceId } = await space(ctx);
+  const made = em.create(Translation, { organization: ctx.cast.org, sourceSpace: spaceId!, sourceLanguage: 'en', language: 'fr', instructions: { object: 'document', data: {}, nodes: [] } });
+  await em.flush();
+  return { organizationId: ctx.cast.org.id, translationId: made.id };
+});
 const conversationsRead = (p: PathParams) => `/v1/orgs/${p.organizationId}/conversations`;
 
 const specRead = (p: PathParams) => `/v1/orgs/${p.organizationId}/openapi/${p.specSlug}`;
@@ -268,4 +277,6 @@ export const rows: MatrixRow[] = [
   { operationId: 'getConversationIssueById', subject: issue, status: 200 },
   { operationId: 'listConversationsIssuesClusters', subject: org, status: 200, bad: { query: 'orderBy=size' } },
   { operationId: 'getConversationsIssuesCluster', subject: cluster, status: 200 },
+  // translations
+  { operationId: 'runTranslation', subject: translation, status: 204, bad: { query: 'dryRun=maybe' } },
 ];
