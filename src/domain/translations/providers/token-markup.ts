@@ -1,10 +1,10 @@
+import { TOKEN } from '../placeholders.ts';
+
 /**
  * Placeholder tokens (`⟦3⟧`, `⟦b2⟧…⟦/b2⟧`) as markup that a machine translation engine
  * handles natively, and back. Engines in HTML/XML mode keep tags but may mangle unfamiliar
  * bracket characters, and they need the text around them escaped.
  */
-
-const TOKEN = /⟦\s*(\/?)\s*(b?)(\d+)\s*⟧/g;
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
