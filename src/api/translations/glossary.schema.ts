@@ -11,7 +11,8 @@ const Term = z.string().min(1).max(255).regex(/^[^\n\r]*$/, 'a term is one line'
 export const GlossaryTranslations = z
   .partialRecord(Language, Term)
   .refine((t) => Object.keys(t).length > 0, 'give the term in at least one language')
-  .meta({ id: 'GlossaryTranslations', description: 'Language code → translated term' });
+  .meta({ id: 'GlossaryTranslations', description: 'Language code → translated term' })
+  .openapi({ additionalProperties: false, minProperties: 1 });
 
 export const GlossaryBatchOperation = z
   .discriminatedUnion('type', [
