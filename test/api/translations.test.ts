@@ -74,7 +74,7 @@ describe('POST /orgs/{organizationId}/translations', () => {
     expectError(await create(admin, { language: 'fr' }), 400, /body\.source/);
     expectError(await create(admin, { ...fr(), source: { space: source.id } }), 400, /body\.source\.language/);
     expectError(await create(admin, { ...fr(), source: { space: source.id, language: 'klingon' } }), 400, /body\.source\.language/);
-    expectError(await create(admin, { language: 'en', source: { space: source.id, language: 'en' } }), 400, /language: must differ from source\.language/);
+    expectError(await create(admin, { language: 'en', source: { space: source.id, language: 'en' } }), 400, /^body\.language: must differ from source\.language/);
     expectError(await create(admin, { ...fr(), instructions: { object: 'document', nodes: 'no' } }), 400, /body\.instructions/);
     expect(await count()).toBe(before);
   });
@@ -93,7 +93,7 @@ describe('POST /orgs/{organizationId}/translations', () => {
     const messages = [];
     for (const space of ['nosuchspace000000000', elsewhere.id, binned.id, closed.id]) {
       const res = await create(creator, fr(space));
-      expectError(res, 400, /^source\.space: /);
+      expectError(res, 400, /^body\.source\.space: /);
       messages.push((res.body.error.message as string).replace(space, '<id>'));
     }
     expect(new Set(messages).size).toBe(1);
@@ -208,6 +208,13 @@ describe('PUT /orgs/{organizationId}/translations/{translationId}', () => {
     expectError(await put(outsider, t.id, { instructions: doc('Mine.') }), 404);
     expectError(await put(admin, 'nosuchtranslation000', { instructions: doc('Mine.') }), 404);
     expect((await api.request('GET', `${base()}/${t.id}`, { token: admin.token })).body.instructions).toEqual(doc('Original.'));
+  });
+
+  it('does not change another organization’s translation named through this one (404)', async () => {
+    const { org: other, owner } = await buildOrg(api.em());
+    const theirs = await create(owner, fr((await buildSpace(api.em(), other, owner)).id), other);
+    expectError(await put(admin, theirs.body.id, { instructions: doc('Mine.') }), 404);
+    expect((await api.request('GET', `${base(other)}/${theirs.body.id}`, { token: owner.token })).body.instructions).toEqual(theirs.body.instructions);
   });
 });
 

@@ -78,8 +78,7 @@ export const translationsRoutes = [
     authorize: { rules: translationRules, action: 'edit' },
     responses: { 200: ok },
     async handle({ em, params, body, deps, subject: org }) {
-      const translation = await getTranslation(em, org.organization, params.translationId);
-      await setInstructions(em, translation, body.instructions);
+      const translation = await setInstructions(em, org.organization, params.translationId, body.instructions);
       return { status: 200, body: presentTranslation(translation, org, deps.urls) };
     },
   }),

@@ -36,12 +36,12 @@ export async function getTranslation(em: EntityManager, organization: Organizati
  */
 export async function createTranslation(em: EntityManager, org: OrgView, input: NewTranslation): Promise<Translation> {
   if (input.language === input.source.language) {
-    throw new BadRequestError('language: must differ from source.language (a translation goes into another language)');
+    throw new BadRequestError('body.language: must differ from source.language (a translation goes into another language)');
   }
   const space = await em.findOne(Space, { id: input.source.space, organization: org.organization, deletedAt: null });
   const access = space ? await ContentRoles.load(em, org) : null;
   if (!space || !access || !spaceRules.view(spaceView(access, space))) {
-    throw new BadRequestError(`source.space: no space "${input.source.space}" in this organization`);
+    throw new BadRequestError(`body.source.space: no space "${input.source.space}" in this organization`);
   }
   const translation = em.create(Translation, {
     organization: org.organization,
@@ -54,9 +54,11 @@ export async function createTranslation(em: EntityManager, org: OrgView, input: 
   return translation;
 }
 
-export async function setInstructions(em: EntityManager, translation: Translation, instructions: RichTextDocument) {
-  translation.instructions = instructions;
-  await em.flush();
+/** One conditional UPDATE, so a translation deleted meanwhile is a 404 rather than a 200 about nothing. */
+export async function setInstructions(em: EntityManager, organization: Organization, id: string, instructions: RichTextDocument): Promise<Translation> {
+  const changed = await em.nativeUpdate(Translation, { id, organization }, { instructions, updatedAt: new Date() });
+  if (!changed) throw notFound('Translation');
+  return getTranslation(em, organization, id);
 }
 
 /** True when this call deleted it; the result space stays (it is content of its own). */
