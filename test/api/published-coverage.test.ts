@@ -16,6 +16,8 @@ const NOT_CHECKED: Record<string, string> = {
   // GitBook publishes start and cancel for an import run but no way to read one back; the
   // document has no `GET /org/{organizationId}/imports/{importRunId}` to check against.
   getImportRun: 'not in the published GitBook document',
+  // A translation's run history is Vellum's own (GitBook shows only the latest stats).
+  listTranslationRuns: 'not in the published GitBook document',
 };
 
 /** The checker's own tests feed it made-up bodies: they prove the checker, not an operation. */
