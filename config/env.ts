@@ -78,6 +78,15 @@ const EnvSchema = z.object({
   LLM_API_KEY: z.string().min(1).optional(),
   /** Limit of one call to either endpoint; a failed call is tried once more, then the offline path is used. */
   AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+  /** Machine translation (src/domain/translations/providers): `pseudo` works offline and needs nothing else. */
+  TRANSLATION_PROVIDER: z.enum(['pseudo', 'openai', 'libretranslate', 'deepl']).default('pseudo'),
+  TRANSLATION_URL: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
+  TRANSLATION_MODEL: z.string().min(1).max(200).optional(),
+  TRANSLATION_API_KEY: z.string().min(1).optional(),
+  /** Segments per provider call; each provider has its own default. */
+  TRANSLATION_BATCH: z.coerce.number().int().min(1).max(500).optional(),
+  /** Limit of one provider call: a batch through a chat model takes far longer than an embedding. */
+  TRANSLATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
 });
 
 export type Config = {
@@ -106,7 +115,16 @@ export type Config = {
   contentCacheBytes: number;
   maxHeapMb: number | undefined;
   ai: { embeddings: AiEndpointConfig | undefined; chat: AiEndpointConfig | undefined; timeoutMs: number };
+  translation: TranslationConfig;
 };
+
+/** The machine translation provider and what it needs; `url` is a base URL without trailing slash. */
+export type TranslationConfig = { batch: number | undefined; timeoutMs: number } & (
+  | { provider: 'pseudo' }
+  | { provider: 'openai'; url: string; model: string; apiKey: string | undefined }
+  | { provider: 'libretranslate'; url: string; apiKey: string | undefined }
+  | { provider: 'deepl'; url: string; apiKey: string }
+);
 
 /** An OpenAI-compatible endpoint: base URL (without trailing slash), model, optional bearer key. */
 export type AiEndpointConfig = { url: string; model: string; apiKey: string | undefined };
@@ -153,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       chat: aiEndpoint('LLM', e.LLM_URL, e.LLM_MODEL, e.LLM_API_KEY),
       timeoutMs: e.AI_TIMEOUT_MS,
     },
+    translation: translationConfig(e),
   };
 }
 
@@ -196,4 +215,41 @@ function aiEndpoint(prefix: 'EMBEDDINGS' | 'LLM', url: string | undefined, model
   }
   if (!model) throw new ConfigError(`Invalid configuration: ${prefix}_URL needs ${prefix}_MODEL (the model name the endpoint serves)`);
   return { url: stripSlash(url), model, apiKey };
+}
+
+/** DeepL hands out free-plan keys ending in `:fx`, valid only on its free host. */
+const deeplUrl = (key: string) => (key.endsWith(':fx') ? 'https://api-free.deepl.com' : 'https://api.deepl.com');
+
+/**
+ * Each provider names what it needs; a variable it does not use is a mistake (most often
+ * TRANSLATION_PROVIDER forgotten), not something to ignore silently.
+ */
+function translationConfig(e: z.infer<typeof EnvSchema>): TranslationConfig {
+  const provider = e.TRANSLATION_PROVIDER;
+  const needs = { pseudo: [], openai: ['TRANSLATION_URL', 'TRANSLATION_MODEL'], libretranslate: ['TRANSLATION_URL'], deepl: ['TRANSLATION_API_KEY'] } as const;
+  const uses = {
+    pseudo: [],
+    openai: ['TRANSLATION_URL', 'TRANSLATION_MODEL', 'TRANSLATION_API_KEY', 'TRANSLATION_BATCH'],
+    libretranslate: ['TRANSLATION_URL', 'TRANSLATION_API_KEY', 'TRANSLATION_BATCH'],
+    deepl: ['TRANSLATION_URL', 'TRANSLATION_API_KEY', 'TRANSLATION_BATCH'],
+  } as const;
+  const missing = needs[provider].filter((k) => !e[k]);
+  if (missing.length) throw new ConfigError(`Invalid configuration: TRANSLATION_PROVIDER=${provider} needs ${missing.join(' and ')}`);
+  const all = ['TRANSLATION_URL', 'TRANSLATION_MODEL', 'TRANSLATION_API_KEY', 'TRANSLATION_BATCH'] as const;
+  const stray = all.filter((k) => e[k] !== undefined && !(uses[provider] as readonly string[]).includes(k));
+  if (stray.length) throw new ConfigError(`Invalid configuration: ${stray.join(' and ')} not used by TRANSLATION_PROVIDER=${provider}`);
+  // DeepL takes at most 50 texts per request.
+  if (provider === 'deepl' && (e.TRANSLATION_BATCH ?? 0) > 50) throw new ConfigError('Invalid configuration: TRANSLATION_BATCH is at most 50 for DeepL');
+  const common = { batch: e.TRANSLATION_BATCH, timeoutMs: e.TRANSLATION_TIMEOUT_MS };
+  const url = e.TRANSLATION_URL && stripSlash(e.TRANSLATION_URL);
+  switch (provider) {
+    case 'pseudo':
+      return { ...common, provider };
+    case 'openai':
+      return { ...common, provider, url: url!, model: e.TRANSLATION_MODEL!, apiKey: e.TRANSLATION_API_KEY };
+    case 'libretranslate':
+      return { ...common, provider, url: url!, apiKey: e.TRANSLATION_API_KEY };
+    case 'deepl':
+      return { ...common, provider, url: url ?? deeplUrl(e.TRANSLATION_API_KEY!), apiKey: e.TRANSLATION_API_KEY! };
+  }
 }

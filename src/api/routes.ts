@@ -16,6 +16,8 @@ import { membersRoutes } from './members/members.router.ts';
 import { orgsRoutes } from './orgs/orgs.router.ts';
 import { spacesRoutes } from './spaces/spaces.router.ts';
 import { ssoRoutes } from './sso/sso.router.ts';
+import { glossaryRoutes } from './translations/glossary.router.ts';
+import { translationsRoutes } from './translations/translations.router.ts';
 import { teamsRoutes } from './teams/teams.router.ts';
 import { translationRunRoutes } from './translations/translation-run.router.ts';
 import { usersRoutes } from './users/users.router.ts';
@@ -41,5 +43,7 @@ export const allRoutes: AnyRoute[] = [
   ...openapiVersionRoutes,
   ...conversationsRoutes,
   ...clustersRoutes,
+  ...translationsRoutes,
+  ...glossaryRoutes,
   ...translationRunRoutes,
 ];

@@ -12,7 +12,7 @@ import { parseConcurrency, parseQueues } from '../workers/worker-flags.ts';
 import { startWorkers } from '../workers/worker.ts';
 import { migrateDatabase, createMigration } from '../domain/migrate.ts';
 import { aiServicesFrom } from '../domain/ai/ai-services.ts';
-import { pseudoProvider } from '../domain/translations/provider.ts';
+import { translationProviderFrom } from '../domain/translations/providers/index.ts';
 import { closeRuntime, createLogger, openRuntime, type Runtime } from '../runtime.ts';
 import { Shutdown } from '../shutdown.ts';
 
@@ -115,8 +115,8 @@ function workersFromFlags(rt: Runtime, flags: Flags) {
       blobs: rt.blobs,
       http: guardedHttpFrom(config),
       ai: aiServicesFrom(config, rt.log),
-      // The offline provider until the configured ones (TRANSLATION_PROVIDER) land; replaced at merge.
-      translation: pseudoProvider,
+      // TRANSLATION_PROVIDER (`pseudo` by default); built once, so DeepL glossary ids are cached per process.
+      translation: translationProviderFrom(config),
     },
   });
 }

@@ -3,7 +3,6 @@ import { ConversationIssue } from '../../src/domain/entities/conversation-issue.
 import { IssueCluster } from '../../src/domain/entities/issue-cluster.entity.ts';
 import { extractPendingIssues } from '../../src/domain/conversations/process-conversations.ts';
 import { OpenApiSpec } from '../../src/domain/entities/openapi-spec.entity.ts';
-import { Translation } from '../../src/domain/entities/translation.entity.ts';
 import { GuardedHttp, parseAllowlist } from '../../src/domain/net/guarded-http.ts';
 import { processSpec } from '../../src/domain/openapi/process-spec.ts';
 import type { MatrixContext, MatrixRow, PathParams } from '../support/operation-matrix.ts';
@@ -142,15 +141,20 @@ const cluster = once('cluster', async (ctx) => {
   await em.nativeUpdate(ConversationIssue, { id: issueId! }, { cluster: made.id });
   return { organizationId: ctx.cast.org.id, clusterId: made.id };
 });
-/** A translation of the shared space, made with the entity (its create operation is another family's). */
-const translation = once('translation', async (ctx) => {
-  const em = ctx.api.em();
-  const { spaceId } = await space(ctx);
-  const made = em.create(Translation, { organization: ctx.cast.org, sourceSpace: spaceId!, sourceLanguage: 'en', language: 'fr', instructions: { object: 'document', data: {}, nodes: [] } });
-  await em.flush();
-  return { organizationId: ctx.cast.org.id, translationId: made.id };
-});
 const conversationsRead = (p: PathParams) => `/v1/orgs/${p.organizationId}/conversations`;
+const newTranslation = async (ctx: MatrixContext) => ({
+  organizationId: ctx.cast.org.id,
+  translationId: (await viaApi(ctx, `/v1/orgs/${ctx.cast.org.id}/translations`, { language: 'fr', source: { space: (await space(ctx)).spaceId, language: 'en' } })).id,
+});
+const translation = once('translation', newTranslation);
+const translationRead = (p: PathParams) => `/v1/orgs/${p.organizationId}/translations/${p.translationId}`;
+const glossaryRead = (p: PathParams) => `/v1/orgs/${p.organizationId}/translations-glossary`;
+const glossaryEntry = once('glossaryEntry', async (ctx) => {
+  const res = await ctx.api.request('PUT', `/v1/orgs/${ctx.cast.org.id}/translations-glossary`, { token: ctx.cast.admin.token, body: { operations: [{ type: 'insert', translations: { en: 'Matrix' } }] } });
+  if (res.status !== 204) throw new Error(`glossary: ${res.status} ${JSON.stringify(res.body)}`);
+  const list = await ctx.api.request('GET', `/v1/orgs/${ctx.cast.org.id}/translations-glossary`, { token: ctx.cast.admin.token });
+  return { organizationId: ctx.cast.org.id, glossaryEntryId: list.body.items[0].id as string };
+});
 
 const specRead = (p: PathParams) => `/v1/orgs/${p.organizationId}/openapi/${p.specSlug}`;
 
@@ -277,6 +281,15 @@ export const rows: MatrixRow[] = [
   { operationId: 'getConversationIssueById', subject: issue, status: 200 },
   { operationId: 'listConversationsIssuesClusters', subject: org, status: 200, bad: { query: 'orderBy=size' } },
   { operationId: 'getConversationsIssuesCluster', subject: cluster, status: 200 },
-  // translations
+  // translations and their glossary: members with a role read, role create or above changes
+  { operationId: 'listTranslations', subject: org, status: 200, bad: { query: 'limit=-1' } },
+  { operationId: 'createTranslation', subject: org, body: async (ctx: MatrixContext) => ({ language: 'de', source: { space: (await space(ctx)).spaceId, language: 'en' } }), bad: { body: { language: 'de' } }, status: 201, observe: (p) => `/v1/orgs/${p.organizationId}/translations` },
+  { operationId: 'getTranslation', subject: translation, status: 200 },
+  { operationId: 'updateTranslation', subject: translation, body: { instructions: { object: 'document', nodes: [] } }, bad: { body: {} }, status: 200, observe: translationRead },
+  { operationId: 'deleteTranslation', subject: newTranslation, destroys: true, status: 205, observe: translationRead },
+  { operationId: 'listTranslationRuns', subject: translation, status: 200, bad: { query: 'limit=-1' } },
+  { operationId: 'listGlossaryEntries', subject: org, status: 200, bad: { query: 'limit=-1' } },
+  { operationId: 'updateGlossaryEntries', subject: org, body: { operations: [{ type: 'insert', translations: { en: 'Vellum', fr: 'Vélin' } }] }, bad: { body: { operations: [{ type: 'insert', translations: { xx: 'Vellum' } }] } }, status: 204, observe: glossaryRead },
+  { operationId: 'getGlossaryEntry', subject: glossaryEntry, status: 200 },
   { operationId: 'runTranslation', subject: translation, status: 204, bad: { query: 'dryRun=maybe' } },
 ];

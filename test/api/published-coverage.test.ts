@@ -16,6 +16,8 @@ const NOT_CHECKED: Record<string, string> = {
   // GitBook publishes start and cancel for an import run but no way to read one back; the
   // document has no `GET /org/{organizationId}/imports/{importRunId}` to check against.
   getImportRun: 'not in the published GitBook document',
+  // A translation's run history is Vellum's own (GitBook shows only the latest stats).
+  listTranslationRuns: 'not in the published GitBook document',
   // GitBook's run answers 204 with no body; the 200 is the dry run (`?dryRun=true`), beyond GitBook.
   runTranslation: 'its JSON answer (a dry run) is beyond the published document',
 };

@@ -1,8 +1,5 @@
-import { Id, QueryBoolean } from '../http/common.schema.ts';
+import { QueryBoolean } from '../http/common.schema.ts';
 import { z } from '../http/zod.ts';
-import { OrgParams } from '../orgs/orgs.schema.ts';
-
-export const TranslationParams = OrgParams.extend({ translationId: Id });
 
 export const RunQuery = z.object({
   dryRun: QueryBoolean.optional().openapi({ description: 'Beyond GitBook: answer what a run would translate now (200), record nothing' }),

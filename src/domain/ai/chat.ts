@@ -3,24 +3,30 @@ import { AiError, postJson, type AiEndpoint } from './openai-client.ts';
 
 export type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: string };
 
-const ChatResponse = z.object({
+export const ChatResponse = z.object({
   choices: z.array(z.object({ message: z.object({ content: z.string().nullable() }) })).min(1),
 });
 
 /**
- * The first choice's JSON object from POST {url}/chat/completions, validated by `schema`.
- * Asks for `response_format: json_object` (OpenAI, vLLM, Ollama, llama.cpp honour it) and
- * still accepts an object wrapped in a Markdown code fence, as some models answer anyway.
+ * The body of POST {url}/chat/completions asking for a JSON object: `response_format:
+ * json_object` (OpenAI, vLLM, Ollama, llama.cpp honour it), temperature 0.
  */
+export function chatJsonRequest(model: string, messages: ChatMessage[]): object {
+  return { model, messages, temperature: 0, response_format: { type: 'json_object' } };
+}
+
+/** The first choice's JSON object from POST {url}/chat/completions, validated by `schema`. */
 export async function chatJson<S extends z.ZodType>(endpoint: AiEndpoint, messages: ChatMessage[], schema: S): Promise<z.output<S>> {
-  const res = await postJson(
-    endpoint,
-    '/chat/completions',
-    { model: endpoint.model, messages, temperature: 0, response_format: { type: 'json_object' } },
-    ChatResponse,
-  );
+  const res = await postJson(endpoint, '/chat/completions', chatJsonRequest(endpoint.model, messages), ChatResponse);
+  return readChatJson(res, schema, new URL(endpoint.url).host);
+}
+
+/**
+ * The JSON object of a completion's first choice; still accepts one wrapped in a Markdown
+ * code fence, as some models answer anyway. Anything else is an AiError BAD_RESPONSE.
+ */
+export function readChatJson<S extends z.ZodType>(res: z.output<typeof ChatResponse>, schema: S, host: string): z.output<S> {
   const content = res.choices[0]!.message.content ?? '';
-  const host = new URL(endpoint.url).host;
   let json: unknown;
   try {
     json = JSON.parse(content.trim().replace(/^```(?:json)?\s*|\s*```$/g, ''));

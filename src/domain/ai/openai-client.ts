@@ -16,13 +16,16 @@ export class AiError extends Error {
   readonly code: AiErrorCode;
   /** The HTTP status, for code `HTTP`. */
   readonly status: number | undefined;
+  /** The Retry-After header of an HTTP error, as sent (seconds or an HTTP date). */
+  readonly retryAfter: string | undefined;
   /** Whether another attempt may succeed (slow, overloaded or briefly unreachable service). */
   readonly transient: boolean;
 
-  constructor(code: AiErrorCode, message: string, opts: { secret?: string | undefined; status?: number; transient?: boolean } = {}) {
+  constructor(code: AiErrorCode, message: string, opts: { secret?: string | undefined; status?: number; retryAfter?: string | undefined; transient?: boolean } = {}) {
     super(scrub(message, opts.secret));
     this.code = code;
     this.status = opts.status;
+    this.retryAfter = opts.retryAfter;
     this.transient = opts.transient ?? false;
   }
 }
@@ -49,15 +52,20 @@ export type AiEndpoint = AiEndpointConfig & {
  * is refused, the bearer key is not carried to another origin, and time and size limits apply.
  */
 export function aiEndpoint(config: AiEndpointConfig, limits: { timeoutMs: number; maxBytes: number; attempts?: number; retryDelayMs?: number }): AiEndpoint {
-  const host = new URL(config.url).hostname.replace(/^\[|\]$/g, '');
-  const http = new GuardedHttp({
+  const http = configuredEndpointHttp(config.url, limits);
+  return { ...config, http, timeoutMs: limits.timeoutMs, attempts: limits.attempts ?? 2, retryDelayMs: limits.retryDelayMs ?? 500 };
+}
+
+/** The guarded client of an operator-configured endpoint: its own host allowed even when private (see aiEndpoint). */
+export function configuredEndpointHttp(url: string, limits: { timeoutMs: number; maxBytes: number }): GuardedHttp {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return new GuardedHttp({
     allow: { hosts: new Set([host.toLowerCase()]), ranges: parseAllowlist('').ranges },
     timeoutMs: limits.timeoutMs,
     maxBytes: limits.maxBytes,
     maxRedirects: 2,
     userAgent: 'Vellum/1 (self-hosted documentation platform)',
   });
-  return { ...config, http, timeoutMs: limits.timeoutMs, attempts: limits.attempts ?? 2, retryDelayMs: limits.retryDelayMs ?? 500 };
 }
 
 export async function postJson<S extends z.ZodType>(endpoint: AiEndpoint, path: string, body: object, schema: S): Promise<z.output<S>> {
@@ -65,7 +73,7 @@ export async function postJson<S extends z.ZodType>(endpoint: AiEndpoint, path: 
   for (let attempt = 1; attempt <= endpoint.attempts; attempt++) {
     if (attempt > 1) await new Promise((r) => setTimeout(r, endpoint.retryDelayMs * (attempt - 1)));
     try {
-      return await postOnce(endpoint, path, body, schema);
+      return await requestJson(endpoint, { method: 'POST', path, body }, schema);
     } catch (err) {
       lastError = err instanceof AiError ? err : new AiError('UNREACHABLE', String((err as Error).message), { secret: endpoint.apiKey });
       if (!lastError.transient) break;
@@ -74,15 +82,32 @@ export async function postJson<S extends z.ZodType>(endpoint: AiEndpoint, path: 
   throw lastError!;
 }
 
-async function postOnce<S extends z.ZodType>(endpoint: AiEndpoint, path: string, body: object, schema: S): Promise<z.output<S>> {
+export type JsonRequest = {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: object;
+  /** Added to (and overriding) the defaults, e.g. another scheme of Authorization than Bearer. */
+  headers?: Record<string, string>;
+  signal?: AbortSignal | undefined;
+};
+
+/**
+ * One call, no retry: for callers with their own retry policy (translation providers honour
+ * Retry-After). A cancelled `signal` throws its reason, not an AiError.
+ */
+export async function requestJson<S extends z.ZodType>(endpoint: Pick<AiEndpoint, 'url' | 'apiKey' | 'http'>, req: JsonRequest, schema: S): Promise<z.output<S>> {
+  const { path } = req;
   const url = `${endpoint.url}${path}`;
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (req.body) headers['content-type'] = 'application/json';
   if (endpoint.apiKey) headers.authorization = `Bearer ${endpoint.apiKey}`;
+  Object.assign(headers, req.headers);
   const host = new URL(url).host;
   let res;
   try {
-    res = await endpoint.http.fetch(url, { method: 'POST', headers, body: Buffer.from(JSON.stringify(body)) });
+    res = await endpoint.http.fetch(url, { method: req.method, headers, body: req.body && Buffer.from(JSON.stringify(req.body)), signal: req.signal });
   } catch (err) {
+    if (req.signal?.aborted) throw err;
     const kind = err instanceof OutboundError ? err.code : 'FETCH_ERROR';
     // A refused address or a bad URL stays so; a timeout or a dropped connection may pass.
     throw new AiError(kind === 'FETCH_TIMEOUT' ? 'TIMEOUT' : 'UNREACHABLE', `${host}${path}: ${(err as Error).message}`, {
@@ -96,6 +121,7 @@ async function postOnce<S extends z.ZodType>(endpoint: AiEndpoint, path: string,
     throw new AiError('HTTP', `${host}${path} answered ${res.status}: ${excerpt}`, {
       secret: endpoint.apiKey,
       status: res.status,
+      retryAfter: res.headers['retry-after'],
       transient: res.status === 408 || res.status === 429 || res.status >= 500,
     });
   }

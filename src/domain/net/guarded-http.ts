@@ -41,6 +41,8 @@ export type OutboundRequest = {
   /** Overrides of the policy's limits for this request (never wider than asked). */
   timeoutMs?: number;
   maxBytes?: number;
+  /** The caller giving up (a cancelled job): the request stops and the signal's reason is thrown. */
+  signal?: AbortSignal | undefined;
 };
 
 export type OutboundResponse = { url: string; status: number; headers: Record<string, string>; body: Buffer };
@@ -109,6 +111,7 @@ export class GuardedHttp {
     const timeoutMs = Math.min(req.timeoutMs ?? this.policy.timeoutMs, this.policy.timeoutMs);
     const maxBytes = Math.min(req.maxBytes ?? this.policy.maxBytes, this.policy.maxBytes);
     const deadline = AbortSignal.timeout(timeoutMs);
+    req.signal?.throwIfAborted();
     let current = url;
     let method = req.method ?? 'GET';
     let body = req.body;
@@ -116,7 +119,7 @@ export class GuardedHttp {
     for (let hop = 0; hop <= this.policy.maxRedirects; hop++) {
       const target = this.checkUrl(current);
       const address = await this.resolve(target.hostname);
-      const response = await this.send(target, address, { method, headers, body }, deadline, maxBytes);
+      const response = await this.send(target, address, { method, headers, body }, deadline, maxBytes, req.signal);
       const location = response.headers.location;
       if (response.status >= 300 && response.status < 400 && location) {
         const next = new URL(location, target);
@@ -175,6 +178,7 @@ export class GuardedHttp {
     req: { method: string; headers?: Record<string, string> | undefined; body?: Buffer | undefined },
     deadline: AbortSignal,
     maxBytes: number,
+    cancel: AbortSignal | undefined,
   ): Promise<Omit<OutboundResponse, 'url'>> {
     const lookup: LookupFunction = (_host, opts, callback) => {
       if (opts && (opts as { all?: boolean }).all) (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [pinned]);
@@ -189,7 +193,7 @@ export class GuardedHttp {
     clean.username = '';
     clean.password = '';
     try {
-      const res = await request(clean, { method: req.method as 'GET', headers, body: req.body, dispatcher: agent, signal: deadline });
+      const res = await request(clean, { method: req.method as 'GET', headers, body: req.body, dispatcher: agent, signal: cancel ? AbortSignal.any([deadline, cancel]) : deadline });
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of res.body) {
@@ -205,6 +209,7 @@ export class GuardedHttp {
       return { status: res.statusCode, headers: flat, body: Buffer.concat(chunks) };
     } catch (err) {
       if (err instanceof OutboundError) throw err;
+      if (cancel?.aborted) throw cancel.reason;
       if (deadline.aborted) throw new OutboundError('FETCH_TIMEOUT', `No complete answer from ${clean.host} in time`);
       throw new OutboundError('FETCH_ERROR', `Request to ${clean.host} failed: ${(err as Error).message}`);
     } finally {

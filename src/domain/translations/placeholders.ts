@@ -14,7 +14,7 @@ export type Token = {
 };
 
 /** Lenient about spaces an engine may add inside the brackets (`⟦ b2 ⟧`). */
-const TOKEN = /⟦\s*(\/?)\s*(b?)(\d+)\s*⟧/g;
+export const TOKEN = /⟦\s*(\/?)\s*(b?)(\d+)\s*⟧/g;
 
 export const atom = (n: number) => `⟦${n}⟧`;
 export const open = (n: number) => `⟦b${n}⟧`;

@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { TranslationRun } from '../entities/translation-run.entity.ts';
 import { newId } from '../shared/ids.ts';
 
 /** Records the job that executes a queued run, in the transaction that queued it (the jobs layer supplies it). */
@@ -38,9 +37,4 @@ export async function insertQueuedRun(tx: EntityManager, translationId: string):
 /** `for update` on the transaction's own connection: held until it ends. */
 export async function lockTranslation(tx: EntityManager, translationId: string): Promise<void> {
   await tx.execute('select id from translations where id = ? for update', [translationId]);
-}
-
-/** The live (queued or running) run of a translation, if any. */
-export function liveRun(em: EntityManager, translationId: string) {
-  return em.findOne(TranslationRun, { translation: translationId, status: { $in: ['queued', 'running'] } });
 }
