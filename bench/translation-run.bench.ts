@@ -1,6 +1,7 @@
 // A translation run over a 1,000-page space, as the `translations.run` job executes it
-// (checkpoint per page, one result revision) through the offline `pseudo` provider, and how
-// much of what must survive translation byte-identical did.
+// (checkpoint per page, one result revision): through the offline `pseudo` provider (and how
+// much of what must survive translation byte-identical did), then through the OpenAI-compatible
+// provider against a local fake server answering every request after 50 ms.
 // Usage: bash scripts/bench.sh translation-run
 import { commitOnCurrent } from '../src/domain/content/commit-revision.ts';
 import { loadBodies, loadTree, flattenTree } from '../src/domain/content/revision-reader.ts';
@@ -10,6 +11,11 @@ import { Translation } from '../src/domain/entities/translation.entity.ts';
 import { pseudoProvider, type TranslationProvider } from '../src/domain/translations/provider.ts';
 import { requestRun } from '../src/domain/translations/request-run.ts';
 import { executeRun, type RunOutcome } from '../src/domain/translations/run-translation.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../config/env.ts';
+import { pseudoTranslate } from '../src/domain/translations/pseudo-translate.ts';
+import { translationProviderFrom } from '../src/domain/translations/providers/index.ts';
 import { benchDatabaseUrl } from './bench-env.ts';
 import { startBenchApi } from './support/bench-api.ts';
 import { benchOrg } from './support/bench-org.ts';
@@ -63,8 +69,7 @@ const again = await pseudo();
 console.log(`  pseudo, nothing changed: ${again.outcome.pages} pages translated in ${Math.round(again.ms)} ms (hash check and one result revision)`);
 await report(first.outcome.revision);
 
-// The OpenAI-compatible provider is built on another branch; its figures come with it.
-console.log('  fake OpenAI-compatible server (50 ms): skipped — the providers (src/domain/translations/providers) are not merged yet');
+await throughOpenAi();
 
 await api.close();
 process.exit(0);
@@ -91,4 +96,35 @@ async function bodiesOf(roots: string[]): Promise<string[]> {
   const pages = flattenTree(await loadTree(em, roots));
   const bodies = await loadBodies(em, pages.flatMap((p) => (p.node.bodyHash ? [p.node.bodyHash] : [])));
   return pages.map((p) => bodies.get(p.node.bodyHash ?? '')?.markdown ?? '');
+}
+
+/**
+ * The `openai` provider (default batch) against a local chat-completions server that answers
+ * after 50 ms with the segments pseudo-translated, as a JSON object the provider expects.
+ */
+async function throughOpenAi() {
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: Array<{ content: string }> };
+    const segments = JSON.parse(body.messages.at(-1)!.content) as string[];
+    const content = JSON.stringify({ translations: segments.map(pseudoTranslate) });
+    await new Promise((r) => setTimeout(r, 50));
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ id: 'bench', object: 'chat.completion', created: 1, model: 'bench', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  try {
+    const provider = translationProviderFrom(loadConfig({ ...process.env, TRANSLATION_PROVIDER: 'openai', TRANSLATION_URL: url, TRANSLATION_MODEL: 'bench' }));
+    const run = await (await translate(provider, 'de'))();
+    const { pages: n, requests: calls, rejected: bad } = run.outcome;
+    console.log(
+      `  openai, fake server answering after 50 ms (batch ${provider.batchSize}): ${n} pages in ${Math.round(run.ms)} ms — ${perSecond(n, run.ms)} pages; ` +
+        `${(calls / n).toFixed(2)} requests per page; ${bad} segments rejected`,
+    );
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
 }

@@ -265,6 +265,18 @@ describe('a translation run', () => {
     const [ended] = await runsOf(t);
     expect(ended).toMatchObject({ status: 'failed', errorCode: 'UNAVAILABLE', errorMessage: 'Provider down' });
     expect(await reload(t)).toMatchObject({ status: 'pending', lastRun: { outcome: 'failed', error: { code: 'UNAVAILABLE' } } });
+
+    // A follow-up asked for meanwhile is queued by the hook too, its job recorded for the relay.
+    const again = em.create(TranslationRun, { translation: t, status: 'running', startedAt: new Date() });
+    await em.flush();
+    await em.nativeUpdate(Translation, { id: t.id }, { followUp: true });
+    await translationRunJob.onFinalFailure!({ translationId: t.id, runId: again.id }, new Error('worker lost'), hookCtx);
+    const [, lost, next] = await runsOf(t);
+    expect(lost).toMatchObject({ status: 'failed', errorCode: 'INTERNAL', errorMessage: 'worker lost' });
+    expect(next).toMatchObject({ status: 'queued' });
+    expect(await api.em().count(OutboxEntry, { name: 'translations.run', payload: { translationId: t.id, runId: next!.id } })).toBe(1);
+    expect(await reload(t)).toMatchObject({ followUp: false });
+    await api.em().nativeUpdate(TranslationRun, { id: next!.id }, { status: 'failed' });
     // The sweep finds live runs older than its grace.
     const live = em.create(TranslationRun, { translation: t, status: 'queued', createdAt: new Date(Date.now() - 60_000) });
     await em.flush();

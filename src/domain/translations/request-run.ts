@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { notFound } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 
 /** Records the job that executes a queued run, in the transaction that queued it (the jobs layer supplies it). */
@@ -13,7 +14,8 @@ export type ScheduleRun = (tx: EntityManager, run: { translationId: string; runI
  */
 export async function requestRun(em: EntityManager, translationId: string, schedule: ScheduleRun): Promise<'queued' | 'follow-up'> {
   return em.transactional(async (tx) => {
-    await lockTranslation(tx, translationId);
+    // Deleted since the caller loaded it: the same 404 as for an unknown id.
+    if (!(await lockTranslation(tx, translationId))) throw notFound('Translation');
     const runId = await insertQueuedRun(tx, translationId);
     if (runId) {
       schedule(tx, { translationId, runId });
@@ -34,7 +36,7 @@ export async function insertQueuedRun(tx: EntityManager, translationId: string):
   return rows[0]?.id ?? null;
 }
 
-/** `for update` on the transaction's own connection: held until it ends. */
-export async function lockTranslation(tx: EntityManager, translationId: string): Promise<void> {
-  await tx.execute('select id from translations where id = ? for update', [translationId]);
+/** `for update` on the transaction's own connection: held until it ends. False when there is no such translation. */
+export async function lockTranslation(tx: EntityManager, translationId: string): Promise<boolean> {
+  return (await tx.execute('select id from translations where id = ? for update', [translationId])).length > 0;
 }
