@@ -13,6 +13,8 @@ export class TestProvider implements TranslationProvider {
   readonly batchSize = pseudoProvider.batchSize;
   delayMs = 0;
   failure: ProviderError | null = null;
+  /** Rewrites each translation (a misbehaving engine); identity when absent. */
+  mangle: ((translated: string) => string) | null = null;
   readonly calls: string[] = [];
   private readonly marksKey: string | undefined;
 
@@ -26,6 +28,7 @@ export class TestProvider implements TranslationProvider {
     if (this.failure) throw this.failure;
     this.calls.push(request.segments[0] ?? '');
     if (this.marksKey) await marks().rpush(this.marksKey, request.segments[0] ?? '');
-    return pseudoProvider.translate(request, signal);
+    const out = await pseudoProvider.translate(request, signal);
+    return this.mangle ? out.map(this.mangle) : out;
   }
 }

@@ -184,6 +184,29 @@ describe('a translation run', () => {
     expect((await api.request('POST', runUrl(t, '?dryRun=maybe'), { token: admin.token })).status).toBe(400);
   });
 
+  it('keeps the source text of a segment whose translation breaks its structure, and reports it in the run', async () => {
+    const source = await sourceWithContent();
+    const t = await newTranslation(source);
+    // An engine that drops the placeholder of inline code (`vellum.init()`) from what it returns.
+    provider.mangle = (text) => text.replace(/⟦\d+⟧/g, '');
+    let done: TranslationRun;
+    try {
+      done = await run(t);
+    } finally {
+      provider.mangle = null;
+    }
+    expect(done.status).toBe('completed');
+    const translated = await resultPages((await reload(t)).resultSpace!.id);
+    const sourcePages = await resultPages(source.id);
+    const install = counterpart(translated, sourcePages, 'Install');
+    const body = await markdownOf((await reload(t)).resultSpace!.id, install.id);
+    expect(body).toContain('Then call `vellum.init()` and read [the docs](https://example.com/docs?a=1).');
+    expect(body).toContain(pseudoTranslate('Run the installer:'));
+    const installSource = sourcePages.find((p) => p.title === 'Install')!;
+    expect(done.rejected).toContainEqual({ page: installSource.id, segment: expect.any(Number), reason: expect.any(String) });
+    expect(done.rejected.every((r) => r.reason.length > 0)).toBe(true);
+  });
+
   it('coalesces 20 concurrent asks into one run and one follow-up', async () => {
     const source = await sourceWithContent();
     const t = await newTranslation(source);
@@ -220,6 +243,14 @@ describe('a translation run', () => {
       provider.failure = null;
     }
     expect(failed).toMatchObject({ status: 'failed', errorCode: 'QUOTA_EXCEEDED', errorMessage: 'The translation quota is used up' });
+    // What users see: the translation as it was, and the failure in its run history.
+    const read = await get(`/orgs/${org.id}/translations/${t.id}`);
+    expect(read.body).toMatchObject({ status: 'completed', result: { space: good.resultSpace!.id, revision: good.resultRevision }, lastRun: { outcome: 'failed', error: { code: 'QUOTA_EXCEEDED' } } });
+    const history = await get(`/orgs/${org.id}/translations/${t.id}/runs`);
+    expect(history.body.items.map((r: { status: string; error: unknown }) => [r.status, r.error])).toEqual([
+      ['failed', { code: 'QUOTA_EXCEEDED', message: 'The translation quota is used up' }],
+      ['completed', null],
+    ]);
     const after = await reload(t);
     expect(after).toMatchObject({ status: 'completed', resultRevision: good.resultRevision, runs: 1, totalPages: good.totalPages });
     expect(after.lastRun).toMatchObject({ run: failed.id, outcome: 'failed', error: { code: 'QUOTA_EXCEEDED', message: 'The translation quota is used up' } });
