@@ -57,7 +57,7 @@ describe('bin/vellum admin commands', () => {
     expect(installation).toEqual({ installationId: expect.any(String), token: expect.stringMatching(/^gb_inst_/) });
     const seen = await api.request('GET', `/v1/orgs/${org.id}`, { token: installation.token });
     expect(seen.body.permissions.ingestConversations).toBe(true);
-  });
+  }, 60_000); // six process starts in a row, each depending on the one before
 
   it('exits non-zero with a one-line reason on bad arguments', async () => {
     const cases: string[][] = [
@@ -70,13 +70,15 @@ describe('bin/vellum admin commands', () => {
       ['frobnicate'],
       ['users', 'create', '--bogus-flag'],
     ];
-    for (const args of cases) {
-      const res = await vellum(...args);
-      expect(res.code, args.join(' ')).not.toBe(0);
-      expect(res.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
-      expect(res.stderr).toMatch(/^vellum: /);
-    }
-  });
+    // At once: each is a process start (1.5–2.5 s on a loaded 2-core machine), eight in a row neared the test timeout.
+    const results = await Promise.all(cases.map((args) => vellum(...args)));
+    results.forEach((res, i) => {
+      const args = cases[i]!.join(' ');
+      expect(res.code, args).not.toBe(0);
+      expect(res.stderr.trim().split('\n'), args).toHaveLength(1);
+      expect(res.stderr, args).toMatch(/^vellum: /);
+    });
+  }, 60_000);
 
   it('refuses an e-mail address that is already taken', async () => {
     const email = `dup-${Date.now()}@example.test`;
