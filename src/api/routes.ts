@@ -19,6 +19,7 @@ import { ssoRoutes } from './sso/sso.router.ts';
 import { glossaryRoutes } from './translations/glossary.router.ts';
 import { translationsRoutes } from './translations/translations.router.ts';
 import { teamsRoutes } from './teams/teams.router.ts';
+import { translationRunRoutes } from './translations/translation-run.router.ts';
 import { usersRoutes } from './users/users.router.ts';
 
 /** Every /v1 operation, family by family. */
@@ -44,4 +45,5 @@ export const allRoutes: AnyRoute[] = [
   ...clustersRoutes,
   ...translationsRoutes,
   ...glossaryRoutes,
+  ...translationRunRoutes,
 ];

@@ -12,6 +12,7 @@ import { parseConcurrency, parseQueues } from '../workers/worker-flags.ts';
 import { startWorkers } from '../workers/worker.ts';
 import { migrateDatabase, createMigration } from '../domain/migrate.ts';
 import { aiServicesFrom } from '../domain/ai/ai-services.ts';
+import { translationProviderFrom } from '../domain/translations/providers/index.ts';
 import { closeRuntime, createLogger, openRuntime, type Runtime } from '../runtime.ts';
 import { Shutdown } from '../shutdown.ts';
 
@@ -110,7 +111,13 @@ function workersFromFlags(rt: Runtime, flags: Flags) {
     queues: parseQueues(flag(flags.queues)),
     concurrency: parseConcurrency(flag(flags.concurrency), config.workerConcurrency),
     lockMs: config.jobLockMs,
-    services: { blobs: rt.blobs, http: guardedHttpFrom(config), ai: aiServicesFrom(config, rt.log) },
+    services: {
+      blobs: rt.blobs,
+      http: guardedHttpFrom(config),
+      ai: aiServicesFrom(config, rt.log),
+      // TRANSLATION_PROVIDER (`pseudo` by default); built once, so DeepL glossary ids are cached per process.
+      translation: translationProviderFrom(config),
+    },
   });
 }
 

@@ -6,15 +6,17 @@ import type { JobOutbox } from './outbox.ts';
 import type { GuardedHttp } from '../domain/net/guarded-http.ts';
 import type { AiServices } from '../domain/ai/ai-services.ts';
 import type { BlobStore } from '../domain/storage/blob-store.ts';
+import type { TranslationProvider } from '../domain/translations/provider.ts';
 import type { QueueName } from './queues.ts';
 
 export type RetryPolicy = { attempts: number; backoff: { type: 'exponential' | 'fixed'; delay: number } };
 
 /**
- * What handlers reach outside the database: file storage, the guarded outbound client and
- * the optional OpenAI-compatible endpoints (absent: offline paths only).
+ * What handlers reach outside the database: file storage, the guarded outbound client, the
+ * optional OpenAI-compatible endpoints (absent: offline paths only) and the translation
+ * provider (absent: the offline `pseudo` one).
  */
-export type JobServices = { blobs: BlobStore; http: GuardedHttp; ai?: AiServices };
+export type JobServices = { blobs: BlobStore; http: GuardedHttp; ai?: AiServices; translation?: TranslationProvider };
 
 export type JobContext = {
   /** A fork of its own: handlers never share an identity map. */

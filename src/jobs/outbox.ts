@@ -25,8 +25,7 @@ export class JobOutbox {
 
   /** Validates the payload now, so a bad one fails the request rather than the job. Flushed with `em`. */
   add<S extends z.ZodType>(em: EntityManager, job: JobDefinition<S>, payload: z.input<S>, opts: { delayMs?: number } = {}): OutboxEntry {
-    const data = job.payload.parse(payload) as Record<string, unknown>;
-    const entry = em.create(OutboxEntry, { id: newId(), queue: job.queue, name: job.name, payload: data, delayMs: opts.delayMs ?? 0 });
+    const entry = recordJob(em, job, payload, opts);
     this.pending.push(entry.id);
     return entry;
   }
@@ -49,4 +48,13 @@ export class JobOutbox {
     if (out.error) this.log.warn({ err: out.error.message, left: out.left.length }, 'enqueue deferred to the outbox relay');
     await recordDispatch(fresh, out, new Date(), this.log);
   }
+}
+
+/**
+ * Records a job in the outbox without publishing it after the commit: the relay enqueues
+ * it within seconds. For code that holds no JobOutbox (final-failure hooks).
+ */
+export function recordJob<S extends z.ZodType>(em: EntityManager, job: JobDefinition<S>, payload: z.input<S>, opts: { delayMs?: number } = {}): OutboxEntry {
+  const data = job.payload.parse(payload) as Record<string, unknown>;
+  return em.create(OutboxEntry, { id: newId(), queue: job.queue, name: job.name, payload: data, delayMs: opts.delayMs ?? 0 });
 }

@@ -8,9 +8,10 @@ import { openapiRefreshJob } from './openapi-refresh.job.ts';
 import { purgeSpacesJob } from './purge-spaces.job.ts';
 import { reclusterDueJob } from './recluster-due.job.ts';
 import { reclusterJob } from './recluster.job.ts';
+import { translationRunJob } from './translation-run.job.ts';
 
 /**
  * Every job, listed explicitly (no folder scanning). A job is added here when its
  * family is built; the worker runs exactly these.
  */
-export const jobs: JobDefinition[] = [purgeSpacesJob, indexSpaceJob, gitImportJob, websiteImportJob, openapiProcessJob, openapiRefreshJob, extractIssuesJob, reclusterJob, reclusterDueJob] as JobDefinition[];
+export const jobs: JobDefinition[] = [purgeSpacesJob, indexSpaceJob, gitImportJob, websiteImportJob, openapiProcessJob, openapiRefreshJob, extractIssuesJob, reclusterJob, reclusterDueJob, translationRunJob] as JobDefinition[];

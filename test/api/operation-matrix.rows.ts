@@ -291,4 +291,5 @@ export const rows: MatrixRow[] = [
   { operationId: 'listGlossaryEntries', subject: org, status: 200, bad: { query: 'limit=-1' } },
   { operationId: 'updateGlossaryEntries', subject: org, body: { operations: [{ type: 'insert', translations: { en: 'Vellum', fr: 'Vélin' } }] }, bad: { body: { operations: [{ type: 'insert', translations: { xx: 'Vellum' } }] } }, status: 204, observe: glossaryRead },
   { operationId: 'getGlossaryEntry', subject: glossaryEntry, status: 200 },
+  { operationId: 'runTranslation', subject: translation, status: 204, bad: { query: 'dryRun=maybe' } },
 ];

@@ -5,7 +5,9 @@ import { openOrm } from '../../src/domain/orm.ts';
 import { Shutdown } from '../../src/shutdown.ts';
 import type { QueueName } from '../../src/jobs/queues.ts';
 import { startWorkers } from '../../src/workers/worker.ts';
+import { translationRunJob } from '../../src/jobs/translation-run.job.ts';
 import { longJobs } from './long-jobs.ts';
+import { TestProvider } from './test-providers.ts';
 import { testDatabaseUrl, testJobServices, testRedisUrl } from './test-env.ts';
 import { NO_OUTBOX_PASSES, testJobs } from './test-jobs.ts';
 
@@ -18,12 +20,15 @@ const running = startWorkers({
   orm,
   log,
   connection: { url: testRedisUrl(), prefix: process.env.QUEUE_PREFIX! },
-  jobs: [...testJobs, ...longJobs],
+  jobs: [...testJobs, ...longJobs, translationRunJob],
   // WORKER_QUEUES: comma-separated queue names (the test jobs' `maintenance` by default).
   queues: (process.env.WORKER_QUEUES ?? 'maintenance').split(',') as QueueName[],
   concurrency: { default: 2 },
   lockMs: Number(process.env.JOB_LOCK_MS ?? 30_000),
-  services: testJobServices(),
+  // TRANSLATION_DELAY_MS: a slow pseudo provider noting each call under TRANSLATION_MARKS (a Redis list).
+  services: process.env.TRANSLATION_DELAY_MS
+    ? { ...testJobServices(), translation: new TestProvider({ delayMs: Number(process.env.TRANSLATION_DELAY_MS), marksKey: process.env.TRANSLATION_MARKS }) }
+    : testJobServices(),
   ...NO_OUTBOX_PASSES,
 });
 shutdown.add(({ deadline }) => running.close({ drainUntil: deadline }));

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ContentPermission } from '../entities/content-permission.entity.ts';
 import type { Collection } from '../entities/collection.entity.ts';
+import type { Organization } from '../entities/organization.entity.ts';
 import { Revision } from '../entities/revision.entity.ts';
 import { Space, type SpaceMergeRules, type SpaceVisibility } from '../entities/space.entity.ts';
 import { newId } from '../shared/ids.ts';
@@ -20,7 +21,11 @@ export type NewSpace = {
 
 /** A new space with an empty first revision, placed after its siblings (under their order lock). */
 export async function createSpace(em: EntityManager, access: ContentRoles, input: NewSpace): Promise<Space> {
-  const organization = access.org.organization;
+  return createSpaceIn(em, access.org.organization, input);
+}
+
+/** `createSpace` for writers that act for nobody in particular (a translation run making its result space). */
+export async function createSpaceIn(em: EntityManager, organization: Organization, input: NewSpace): Promise<Space> {
   const parent = input.parent ?? null;
   const revisionId = newId();
   return em.transactional(async (tx) => {
