@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TranslationRun } from '../domain/entities/translation-run.entity.ts';
-import { failRun, isPermanentProviderError } from '../domain/translations/fail-run.ts';
+import { failRun, isPermanentRunError } from '../domain/translations/fail-run.ts';
 import { pseudoProvider } from '../domain/translations/provider.ts';
 import type { ScheduleRun } from '../domain/translations/request-run.ts';
 import { executeRun } from '../domain/translations/run-translation.ts';
@@ -41,7 +41,7 @@ export const translationRunJob: JobDefinition<typeof Payload> = defineJob({
       ctx.log.info({ translationId, runId, provider: provider.name, ...outcome }, 'translation run ended');
       return outcome;
     } catch (err) {
-      if (!isPermanentProviderError(err)) throw err;
+      if (!isPermanentRunError(err)) throw err;
       await failRun(ctx.em, { translationId, runId }, err, { now: ctx.clock.now(), schedule, finishIn: ctx.finishIn });
       ctx.log.warn({ translationId, runId, code: err.code, err: err.message }, 'translation run failed');
       return { failed: err.code };

@@ -263,6 +263,18 @@ describe('a translation run', () => {
     await repo.commit({ 'docs/guides/install.md': FILES['docs/guides/install.md'] }, 'restore install');
   });
 
+  it('fails a run at once when its source space is in the bin; a dry run answers 409', async () => {
+    const source = await sourceWithContent();
+    const t = await newTranslation(source);
+    expect((await api.request('DELETE', `/v1/spaces/${source.id}`, { token: admin.token })).status).toBe(204);
+    const dry = await api.request('POST', runUrl(t, '?dryRun=true'), { token: admin.token });
+    expect(dry.status).toBe(409);
+    expect(dry.body.error.message).toMatch(/source space .* is deleted/);
+    const failed = await run(t);
+    expect(failed).toMatchObject({ status: 'failed', errorCode: 'SOURCE_DELETED', pages: 0 });
+    expect(await reload(t)).toMatchObject({ status: 'pending', resultSpace: null, lastRun: { outcome: 'failed', error: { code: 'SOURCE_DELETED' } } });
+  });
+
   it('fails a first run back to pending, and still runs the follow-up asked for meanwhile', async () => {
     const source = await sourceWithContent();
     const t = await newTranslation(source);

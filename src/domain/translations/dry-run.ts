@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Translation } from '../entities/translation.entity.ts';
+import { ConflictError } from '../shared/errors.ts';
+import { SourceUnavailableError } from './fail-run.ts';
 import { countWords, segmentMarkdown } from './markdown-segments.ts';
 import { pageHash, readRunInputs } from './run-inputs.ts';
 
@@ -8,7 +10,10 @@ import { pageHash, readRunInputs } from './run-inputs.ts';
  * the same hash comparison as the run itself, no provider called and nothing recorded.
  */
 export async function dryRun(em: EntityManager, translation: Translation, providerName: string): Promise<{ pages: number; words: number }> {
-  const inputs = await readRunInputs(em, translation);
+  const inputs = await readRunInputs(em, translation).catch((err: unknown) => {
+    // A run would fail at once (SOURCE_DELETED): say so rather than count pages.
+    throw err instanceof SourceUnavailableError ? new ConflictError(err.message) : err;
+  });
   let pages = 0;
   let words = 0;
   for (const page of inputs.pages) {

@@ -5,8 +5,18 @@ import { queueFollowUp } from './commit-result.ts';
 import { ProviderError } from './provider.ts';
 import { lockTranslation, type ScheduleRun } from './request-run.ts';
 
-/** A provider failure that no retry can mend: the run fails at once instead of retrying. */
-export function isPermanentProviderError(err: unknown): err is ProviderError {
+/** A run that cannot go on whatever the provider does: its source space is in the bin (or gone). */
+export class SourceUnavailableError extends Error {
+  readonly code = 'SOURCE_DELETED';
+  constructor(spaceId: string) {
+    super(`The source space ${spaceId} is deleted; restore it to run the translation`);
+    this.name = 'SourceUnavailableError';
+  }
+}
+
+/** A failure that no retry can mend: the run fails at once instead of retrying. */
+export function isPermanentRunError(err: unknown): err is ProviderError | SourceUnavailableError {
+  if (err instanceof SourceUnavailableError) return true;
   return err instanceof ProviderError && (err.code === 'AUTH_FAILED' || err.code === 'QUOTA_EXCEEDED' || err.code === 'UNSUPPORTED_LANGUAGE');
 }
 
@@ -50,5 +60,6 @@ export async function failRun(
 /** The provider's code; `INTERNAL` for anything else (the message says what). */
 function errorCode(error: Error): string {
   // By name as well: an error carried across a process boundary is no longer the class.
-  return error instanceof ProviderError || error.name === 'ProviderError' ? ((error as ProviderError).code ?? 'INTERNAL') : 'INTERNAL';
+  const named = error instanceof ProviderError || error instanceof SourceUnavailableError || error.name === 'ProviderError' || error.name === 'SourceUnavailableError';
+  return named ? ((error as { code?: string }).code ?? 'INTERNAL') : 'INTERNAL';
 }

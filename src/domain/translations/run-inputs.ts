@@ -6,7 +6,7 @@ import { Revision } from '../entities/revision.entity.ts';
 import { Space } from '../entities/space.entity.ts';
 import { TranslationPage } from '../entities/translation-page.entity.ts';
 import type { Translation } from '../entities/translation.entity.ts';
-import { notFound } from '../shared/errors.ts';
+import { SourceUnavailableError } from './fail-run.ts';
 import type { GlossaryTerm } from './provider.ts';
 
 /** A source page with what is translated of it. */
@@ -28,7 +28,8 @@ export type RunInputs = {
 
 export async function readRunInputs(em: EntityManager, translation: Translation): Promise<RunInputs> {
   const space = await em.findOne(Space, { id: translation.sourceSpace.id });
-  if (!space) throw notFound('Source space');
+  // In the bin: a run must not translate content its owners removed (restoring it brings runs back).
+  if (!space || space.deletedAt) throw new SourceUnavailableError(translation.sourceSpace.id);
   const revision = await em.findOneOrFail(Revision, { id: space.revision });
   const tree = await loadTree(em, revision.pages);
   const flat = flattenTree(tree);
