@@ -71,6 +71,16 @@ describe('segmentMarkdown', () => {
     for (const hidden of ['{%', '%}', 'brew install', 'https://', '.png', '<figure>', 'spaces.md', 'rocket', 'description', 'visible']) expect(all).not.toContain(hidden);
   });
 
+  it('keeps GitBook math ($$…$$, as a block or inline) byte-identical', () => {
+    const source = '# Energy\n\nThe formula:\n\n$$\nE = mc^2\n$$\n\nInline math $$a+b$$ here.\n';
+    const segmented = segmentMarkdown(source);
+    expect(segmented.segments.map((s) => s.text)).toEqual(['Energy', 'The formula:', 'Inline math ⟦1⟧ here.']);
+    const { markdown, rejected } = rebuild(segmented, segmented.segments.map((s) => pseudoTranslate(s.text)));
+    expect(rejected).toEqual([]);
+    expect(markdown).toContain('\n\n$$\nE = mc^2\n$$\n\n');
+    expect(markdown).toContain(' $$a+b$$ ');
+  });
+
   it('wraps nested markup around the same words in one pair of placeholders', () => {
     const segmented = segmentMarkdown('Per ***organization*** and **[the docs](docs.md)**.\n');
     expect(segmented.segments[0]!.text).toBe('Per ⟦b1⟧organization⟦/b1⟧ and ⟦b2⟧the docs⟦/b2⟧.');

@@ -9,7 +9,7 @@ import { ProviderError } from '../../src/domain/translations/provider.ts';
 import { pseudoTranslate } from '../../src/domain/translations/pseudo-translate.ts';
 import { translationRunJob } from '../../src/jobs/translation-run.job.ts';
 import type { RunningWorkers } from '../../src/workers/worker.ts';
-import { buildCast, buildSpace, type Caller } from '../support/factories.ts';
+import { buildCast, buildCollection, buildMember, buildOrg, buildSpace, type Caller } from '../support/factories.ts';
 import { serveGit, TestRepository } from '../support/git-server.ts';
 import { startTestApi, startTestWorkers, type TestApi } from '../support/harness.ts';
 import { testJobServices } from '../support/test-env.ts';
@@ -269,10 +269,74 @@ describe('a translation run', () => {
     expect((await api.request('DELETE', `/v1/spaces/${source.id}`, { token: admin.token })).status).toBe(204);
     const dry = await api.request('POST', runUrl(t, '?dryRun=true'), { token: admin.token });
     expect(dry.status).toBe(409);
-    expect(dry.body.error.message).toMatch(/source space .* is deleted/);
+    expect(dry.body.error.message).toMatch(/source space .* is deleted or no longer in this organization/);
     const failed = await run(t);
-    expect(failed).toMatchObject({ status: 'failed', errorCode: 'SOURCE_DELETED', pages: 0 });
-    expect(await reload(t)).toMatchObject({ status: 'pending', resultSpace: null, lastRun: { outcome: 'failed', error: { code: 'SOURCE_DELETED' } } });
+    expect(failed).toMatchObject({ status: 'failed', errorCode: 'SOURCE_UNAVAILABLE', pages: 0 });
+    expect(await reload(t)).toMatchObject({ status: 'pending', resultSpace: null, lastRun: { outcome: 'failed', error: { code: 'SOURCE_UNAVAILABLE' } } });
+  });
+
+  it('keeps the source private: its result takes the source’s default level and grants, and only who reads the source may run it', async () => {
+    const source = await sourceWithContent();
+    const creator = await buildMember(api.em(), org, 'create');
+    const reader = await buildMember(api.em(), org, 'read');
+    const granted = await buildMember(api.em(), org, 'read');
+    // Grants only: `granted` reads it, the others in the organization do not.
+    expect((await api.request('PATCH', `/v1/spaces/${source.id}`, { token: admin.token, body: { defaultLevel: null } })).status).toBe(200);
+    expect((await api.request('POST', `/v1/spaces/${source.id}/permissions`, { token: admin.token, body: { role: 'read', users: [granted.user.id] } })).status).toBe(204);
+    const t = await newTranslation(source);
+    for (const query of ['', '?dryRun=true']) {
+      const refused = await api.request('POST', runUrl(t, query), { token: creator.token });
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.message).toMatch(/cannot read the source space/);
+    }
+    await run(t);
+    const result = (await reload(t)).resultSpace!.id;
+    expect((await api.request('GET', `/v1/spaces/${result}`, { token: reader.token })).status).toBe(404);
+    expect((await api.request('GET', `/v1/spaces/${result}/content/pages`, { token: granted.token })).status).toBe(200);
+  });
+
+  it('refuses a first run to whoever may not create spaces in the source’s collection', async () => {
+    const collection = await buildCollection(api.em(), org, admin);
+    const source = await buildSpace(api.em(), org, admin, { parent: collection });
+    await importInto(source.id);
+    const creator = await buildMember(api.em(), org, 'create');
+    // The organization role `create`, but only `read` in this collection.
+    expect((await api.request('PATCH', `/v1/collections/${collection.id}`, { token: admin.token, body: { defaultLevel: 'read' } })).status).toBe(200);
+    const t = await newTranslation(source);
+    const refused = await api.request('POST', runUrl(t), { token: creator.token });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toMatch(/creates the result space/);
+    expect(await runsOf(t)).toEqual([]);
+  });
+
+  it('writes a new result space when the last one is in the bin or in another organization, and never into it', async () => {
+    const source = await sourceWithContent();
+    const t = await newTranslation(source);
+    await run(t);
+    const first = (await reload(t)).resultSpace!.id;
+    expect((await api.request('DELETE', `/v1/spaces/${first}`, { token: admin.token })).status).toBe(204);
+    await run(t);
+    const second = (await reload(t)).resultSpace!.id;
+    expect(second).not.toBe(first);
+    const binned = await api.em().findOneOrFail(Space, { id: first });
+    const secondRevision = (await api.em().findOneOrFail(Space, { id: second })).revision;
+    // Moved away (as a transfer does): left alone by the next run.
+    const elsewhere = await buildOrg(api.em());
+    await api.em().nativeUpdate(Space, { id: second }, { organization: elsewhere.org.id });
+    await run(t);
+    expect((await reload(t)).resultSpace!.id).not.toBe(second);
+    expect((await api.em().findOneOrFail(Space, { id: second })).revision).toBe(secondRevision);
+    expect((await api.em().findOneOrFail(Space, { id: first })).revision).toBe(binned.revision);
+  });
+
+  it('fails a run whose source space moved to another organization', async () => {
+    const source = await sourceWithContent();
+    const t = await newTranslation(source);
+    const elsewhere = await buildOrg(api.em());
+    await api.em().nativeUpdate(Space, { id: source.id }, { organization: elsewhere.org.id });
+    const failed = await run(t);
+    expect(failed).toMatchObject({ status: 'failed', errorCode: 'SOURCE_UNAVAILABLE', pages: 0 });
+    expect((await reload(t)).resultSpace).toBeNull();
   });
 
   it('fails a first run back to pending, and still runs the follow-up asked for meanwhile', async () => {

@@ -1,6 +1,7 @@
 import { organizationResource } from '../../domain/organizations/organization.policy.ts';
 import { dryRun } from '../../domain/translations/dry-run.ts';
 import { requestRun } from '../../domain/translations/request-run.ts';
+import { authorizeRun } from '../../domain/translations/run-access.ts';
 import { translationRules } from '../../domain/translations/translation.policy.ts';
 import { getTranslation } from '../../domain/translations/translations.ts';
 import { scheduleWith } from '../../jobs/translation-run.job.ts';
@@ -26,6 +27,7 @@ export const translationRunRoutes = [
     },
     async handle({ em, params, query, deps, outbox, subject: org }) {
       const translation = await getTranslation(em, org.organization, params.translationId);
+      await authorizeRun(em, org, translation);
       // The configured provider's name is part of each page's hash: the workers run the same configuration.
       if (query.dryRun) return { status: 200, body: await dryRun(em, translation, deps.config.translation.provider) };
       await requestRun(em, translation.id, scheduleWith(outbox));

@@ -4,6 +4,7 @@ import type { PageSpec } from '../content/page-tree.ts';
 import type { TreePage } from '../content/revision-reader.ts';
 import { createSpaceIn } from '../content/spaces.ts';
 import { Collection } from '../entities/collection.entity.ts';
+import { ContentPermission } from '../entities/content-permission.entity.ts';
 import { Organization } from '../entities/organization.entity.ts';
 import type { LinkTarget } from '../entities/page-node.entity.ts';
 import { Space } from '../entities/space.entity.ts';
@@ -80,16 +81,41 @@ export async function queueFollowUp(tx: EntityManager, translation: Translation,
   return next !== null;
 }
 
-/** The translation's result space; the first run (or one after it was deleted) makes it beside the source. */
+/**
+ * The translation's result space. The first run makes it beside the source, and so does a
+ * run after it was deleted (in the bin or purged) or moved to another organization: a run
+ * writes only into a live space of the translation's own organization.
+ */
 async function resultSpace(tx: EntityManager, translation: Translation, source: Space): Promise<Space> {
-  const existing = translation.resultSpace ? await tx.findOne(Space, { id: translation.resultSpace.id }) : null;
+  const existing = translation.resultSpace
+    ? await tx.findOne(Space, { id: translation.resultSpace.id, organization: translation.organization.id, deletedAt: null })
+    : null;
   if (existing) return existing;
   const suffix = ` (${translation.language})`;
-  return createSpaceIn(tx, tx.getReference(Organization, source.organization.id), {
-    title: source.title.slice(0, TITLE_LIMIT - suffix.length).trimEnd() + suffix,
+  const space = await createSpaceIn(tx, tx.getReference(Organization, source.organization.id), {
+    // By code points: a cut through a surrogate pair would store U+FFFD.
+    title: Array.from(source.title).slice(0, TITLE_LIMIT - suffix.length).join('').trimEnd() + suffix,
     parent: source.parent ? tx.getReference(Collection, source.parent.id) : null,
     language: translation.language,
   });
+  await copyAccess(tx, source, space);
+  return space;
+}
+
+/**
+ * The result holds the source's words: whoever could not read the source must not read
+ * it. It takes the source's default level and explicit grants (beside it in the same
+ * collection, `inherit` means the same there). Later changes to either are the admins' own.
+ */
+async function copyAccess(tx: EntityManager, source: Space, result: Space): Promise<void> {
+  // Written by id: the space was made in createSpaceIn's own (nested) transaction context.
+  await tx.nativeUpdate(Space, { id: result.id }, { defaultLevel: source.defaultLevel });
+  result.defaultLevel = source.defaultLevel;
+  const grants = await tx.find(ContentPermission, { space: source.id });
+  for (const g of grants) {
+    tx.create(ContentPermission, { organization: g.organization, space: result, user: g.user ?? null, team: g.team ?? null, role: g.role });
+  }
+  await tx.flush();
 }
 
 /** The source tree with each page's translation, under its result page id; structure, order and slugs as in the source. */

@@ -5,11 +5,11 @@ import { queueFollowUp } from './commit-result.ts';
 import { ProviderError } from './provider.ts';
 import { lockTranslation, type ScheduleRun } from './request-run.ts';
 
-/** A run that cannot go on whatever the provider does: its source space is in the bin (or gone). */
+/** A run that cannot go on whatever the provider does: its source space is in the bin, gone, or in another organization now. */
 export class SourceUnavailableError extends Error {
-  readonly code = 'SOURCE_DELETED';
+  readonly code = 'SOURCE_UNAVAILABLE';
   constructor(spaceId: string) {
-    super(`The source space ${spaceId} is deleted; restore it to run the translation`);
+    super(`The source space ${spaceId} is deleted or no longer in this organization`);
     this.name = 'SourceUnavailableError';
   }
 }

@@ -18,12 +18,12 @@ export type MaskedBlock = {
 
 /**
  * Spans masked wherever they occur in prose, not only where remark made a node of them:
- * GitBook tags and `{{ … }}` expressions are plain text to remark (an `{% embed url=… %}`
+ * GitBook math (`$$…$$`, inline or as a block), GitBook tags and `{{ … }}` expressions are plain text to remark (an `{% embed url=… %}`
  * even holds an autolinked URL), character references would be mangled by a translator,
  * the placeholder brackets themselves must not be forged by the source, and a line break
  * followed by indentation or `>` is a container's prefix, not text.
  */
-const TEXT_MASKS = /\{%[^\n]*?%\}|\{\{[^\n]*?\}\}|&(?:#\d+|#x[\da-f]+|[a-z][a-z\d]*);|[⟦⟧]|\n[ \t>]*[ \t>]/gi;
+const TEXT_MASKS = /\$\$[\s\S]*?\$\$|\{%[^\n]*?%\}|\{\{[^\n]*?\}\}|&(?:#\d+|#x[\da-f]+|[a-z][a-z\d]*);|[⟦⟧]|\n[ \t>]*[ \t>]/gi;
 
 /**
  * The children of a paragraph, heading or table cell as one segment text, or null when

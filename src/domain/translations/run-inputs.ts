@@ -27,9 +27,10 @@ export type RunInputs = {
 };
 
 export async function readRunInputs(em: EntityManager, translation: Translation): Promise<RunInputs> {
-  const space = await em.findOne(Space, { id: translation.sourceSpace.id });
-  // In the bin: a run must not translate content its owners removed (restoring it brings runs back).
-  if (!space || space.deletedAt) throw new SourceUnavailableError(translation.sourceSpace.id);
+  // In the bin, or moved to another organization: a run must not translate content its
+  // owners removed, nor carry another organization's words into this one.
+  const space = await em.findOne(Space, { id: translation.sourceSpace.id, organization: translation.organization.id, deletedAt: null });
+  if (!space) throw new SourceUnavailableError(translation.sourceSpace.id);
   const revision = await em.findOneOrFail(Revision, { id: space.revision });
   const tree = await loadTree(em, revision.pages);
   const flat = flattenTree(tree);
