@@ -1,0 +1,3 @@
+export { mergeText, type TextMergeResult } from './merge-text.ts';
+export { mergeTrees } from './merge-trees.ts';
+export type { MergeConflict, MergeConflictKind, MergePage, TextConflict, TreeMergeResult } from './types.ts';
