@@ -8,7 +8,8 @@ export type OrderOutcome = { order: string[] } | { conflict: string[] };
  * order than in base; its order is then the skeleton (both reordering differently is a conflict
  * naming the pages whose places disagree). Otherwise ours is the skeleton — unless ours left the
  * list untouched — and the other side's additions go right after their nearest preceding
- * sibling that is already placed, so each side's relative order survives.
+ * sibling that is already placed (after the skeleton's own additions there), so each side's
+ * relative order survives.
  */
 export function mergeSiblingOrder(
   base: readonly string[],
@@ -30,6 +31,7 @@ export function mergeSiblingOrder(
   const theirsLeads = theirsReordered ? !oursReordered : !oursReordered && sameList(ours, base);
   const [skeleton, other] = theirsLeads ? [theirs, ours] : [ours, theirs];
   const order = skeleton.filter(belongs);
+  const inOther = new Set(other);
   const placed = new Set(order);
   other.forEach((id, i) => {
     if (placed.has(id) || !belongs(id)) return;
@@ -41,6 +43,8 @@ export function mergeSiblingOrder(
         break;
       }
     }
+    // After the skeleton's own additions at that place too: ours' come first.
+    while (at < order.length && !inOther.has(order[at]!)) at++;
     order.splice(at, 0, id);
     placed.add(id);
   });
