@@ -1,3 +1,5 @@
+import { diffComm } from 'node-diff3';
+
 export type OrderOutcome = { order: string[] } | { conflict: string[] };
 
 /**
@@ -8,7 +10,7 @@ export type OrderOutcome = { order: string[] } | { conflict: string[] };
  * order than in base; its order is then the skeleton (both reordering differently is a conflict
  * naming the pages whose places disagree). Otherwise ours is the skeleton — unless ours left the
  * list untouched — and the other side's additions go right after their nearest preceding
- * sibling that is already placed (after the skeleton's own additions there), so each side's
+ * sibling that is already placed and that the skeleton did not move (after the skeleton's own additions there), so each side's
  * relative order survives.
  */
 export function mergeSiblingOrder(
@@ -32,12 +34,16 @@ export function mergeSiblingOrder(
   const [skeleton, other] = theirsLeads ? [theirs, ours] : [ours, theirs];
   const order = skeleton.filter(belongs);
   const inOther = new Set(other);
+  // A sibling the skeleton moved is no anchor: the other side placed its pages after it where it was.
+  const [skeletonC, otherC] = theirsLeads ? [theirsC, oursC] : [oursC, theirsC];
+  const unmoved = new Set(diffComm(skeletonC, otherC).flatMap((part) => part.common ?? []));
+  const anchor = (id: string) => !common.has(id) || unmoved.has(id);
   const placed = new Set(order);
   other.forEach((id, i) => {
     if (placed.has(id) || !belongs(id)) return;
     let at = 0;
     for (let j = i - 1; j >= 0; j--) {
-      const before = order.indexOf(other[j]!);
+      const before = anchor(other[j]!) ? order.indexOf(other[j]!) : -1;
       if (before >= 0) {
         at = before + 1;
         break;
