@@ -96,8 +96,10 @@ function edit(start: MergePage[], side: Side, r: Rng, ops: number, moved = new S
     } else {
       const inside = subtree(tree, target.id);
       const parents = [null, ...touchable.map((p) => p.id).filter((id) => !inside.has(id))].filter((id) => id !== target.parentId);
-      if (parents.length === 0) continue;
-      const parentId = r.pick(parents);
+      // Sometimes a reorder among its siblings (never at the top level, which both sides share).
+      const reorder = target.parentId !== null && side.mayTouch(target.parentId) && r.next() < 0.3;
+      if (parents.length === 0 && !reorder) continue;
+      const parentId = reorder ? target.parentId : r.pick(parents);
       moved.add(target.id);
       tree = place(
         tree.filter((p) => p.id !== target.id),
@@ -188,6 +190,8 @@ describe('mergeTrees properties', () => {
   });
 
   it('merges edits to disjoint pages and lines with no edit lost and no phantom edit', () => {
+    let bothEditedOnePage = 0;
+    let bothMoved = 0;
     for (let seed = 1; seed <= CASES; seed++) {
       const { base, ours, theirs, moved } = disjointCase(seed);
       const result = mergeTrees(base, ours, theirs);
@@ -206,10 +210,17 @@ describe('mergeTrees properties', () => {
         }
       }
       expect(result.pages, `seed ${seed}: output is in tree order`).toEqual(canonical(result.pages));
+      const changed = (tree: MergePage[], p: MergePage) => tree.some((q) => q.id === p.id && q.markdown !== p.markdown);
+      if (base.some((p) => changed(ours, p) && changed(theirs, p))) bothEditedOnePage++;
+      if (moved.o.size && moved.t.size) bothMoved++;
     }
+    // The generator must really produce what the property is about.
+    expect(bothEditedOnePage).toBeGreaterThan(CASES / 4);
+    expect(bothMoved).toBeGreaterThan(CASES / 10);
   });
 
   it('reports a conflict naming the page exactly when both sides change the same line differently', () => {
+    let checked = 0;
     for (let seed = 1; seed <= CASES; seed++) {
       const { r, base, ours, theirs } = disjointCase(seed);
       const candidates = base.filter((p) => ours.some((q) => q.id === p.id) && theirs.some((q) => q.id === p.id));
@@ -222,6 +233,7 @@ describe('mergeTrees properties', () => {
       const line = r.pick(shared);
       const change = (tree: MergePage[], text: string) =>
         tree.map((p) => (p.id === target ? { ...p, markdown: lineOf(tree).map((l) => (l === line ? text : l)).join('\n') } : p));
+      checked++;
       const result = mergeTrees(base, change(ours, 'ours says this'), change(theirs, 'theirs says that'));
       expect(result.result === 'conflicts' && conflictKeys(result.conflicts), `seed ${seed}`).toEqual([`${target}:content`]);
       // The same line changed the same way on both sides is no conflict (when nothing next to it
@@ -235,6 +247,7 @@ describe('mergeTrees properties', () => {
         expect(mergeTrees(base, change(ours, 'agreed'), change(theirs, 'agreed')).result, `seed ${seed}`).toBe('merged');
       }
     }
+    expect(checked).toBeGreaterThan(CASES * 0.8);
   });
 
   it('detects the same conflicts whichever side is ours', () => {

@@ -136,6 +136,12 @@ describe('mergeTrees: moves and order', () => {
     expect(ids(merged(base, theirs, ours))).toEqual(['-/a', 'a/a3', 'a/a1', 'a/n', 'a/a2', '-/b', 'b/b1', '-/c']);
   });
 
+  it('anchors an addition to a sibling the other side did not move', () => {
+    // Ours moves c to the front; theirs adds n at the end, after c: n stays after a and b.
+    const roots = (order: string[]) => order.map((id) => page(id, null));
+    expect(ids(merged(roots(['a', 'b', 'c']), roots(['c', 'a', 'b']), roots(['a', 'b', 'c', 'n'])))).toEqual(['-/c', '-/a', '-/b', '-/n']);
+  });
+
   it('keeps ours first when both sides add at the same place', () => {
     const ours = [...base, page('o', null)];
     const theirs = [...base, page('t', null)];
