@@ -39,7 +39,12 @@ function subtree(tree: MergePage[], id: string): Set<string> {
   const out = new Set([id]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const p of tree) if (p.parentId !== null && out.has(p.parentId) && !out.has(p.id)) grew = out.add(p.id).has(p.id);
+    for (const p of tree) {
+      if (p.parentId !== null && out.has(p.parentId) && !out.has(p.id)) {
+        out.add(p.id);
+        grew = true;
+      }
+    }
   }
   return out;
 }
@@ -114,7 +119,10 @@ function edit(start: MergePage[], side: Side, r: Rng, ops: number, moved = new S
 const canonical = (tree: MergePage[]) => {
   const out: MergePage[] = [];
   const visit = (parentId: string | null) => {
-    for (const p of tree.filter((q) => q.parentId === parentId)) out.push(p, ...[]), visit(p.id);
+    for (const p of tree.filter((q) => q.parentId === parentId)) {
+      out.push(p);
+      visit(p.id);
+    }
   };
   visit(null);
   return out;
