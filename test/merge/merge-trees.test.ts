@@ -160,3 +160,16 @@ describe('mergeTrees: moves and order', () => {
     expect(ids(merged(base, ours, ours))).toEqual(ids(ours));
   });
 });
+
+describe('mergeTrees: size', () => {
+  it('merges a flat space of 20,000 pages with thousands of additions on both sides quickly', () => {
+    const flat = Array.from({ length: 20_000 }, (_, i) => page(`p${i}`, null, { markdown: null }));
+    const ours = flat.flatMap((p, i) => (i % 5 === 0 ? [p, page(`o${i}`, null, { markdown: null })] : [p]));
+    const theirs = flat.flatMap((p, i) => (i % 7 === 0 ? [p, page(`t${i}`, null, { markdown: null })] : [p]));
+    const started = performance.now();
+    const out = merged(flat, ours, theirs);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(out.length).toBe(20_000 + 4_000 + 2_858);
+    expect(out.slice(0, 4).map((p) => p.id)).toEqual(['p0', 'o0', 't0', 'p1']);
+  });
+});

@@ -33,28 +33,39 @@ export function mergeSiblingOrder(
   const theirsLeads = theirsReordered ? !oursReordered : !oursReordered && sameList(ours, base);
   const [skeleton, other] = theirsLeads ? [theirs, ours] : [ours, theirs];
   const order = skeleton.filter(belongs);
+  const placed = new Set(order);
   const inOther = new Set(other);
   // A sibling the skeleton moved is no anchor: the other side placed its pages after it where it was.
   const [skeletonC, otherC] = theirsLeads ? [theirsC, oursC] : [oursC, theirsC];
-  const unmoved = new Set(diffComm(skeletonC, otherC).flatMap((part) => part.common ?? []));
-  const anchor = (id: string) => !common.has(id) || unmoved.has(id);
-  const placed = new Set(order);
-  other.forEach((id, i) => {
-    if (placed.has(id) || !belongs(id)) return;
-    let at = 0;
-    for (let j = i - 1; j >= 0; j--) {
-      const before = anchor(other[j]!) ? order.indexOf(other[j]!) : -1;
-      if (before >= 0) {
-        at = before + 1;
-        break;
-      }
+  const unmoved = sameList(skeletonC, otherC) ? common : new Set(diffComm(skeletonC, otherC).flatMap((part) => part.common ?? []));
+  // The other side's additions, grouped by the anchor they follow (null: none precedes them).
+  // One pass each way keeps this linear: a flat space can have thousands of top-level pages.
+  const additions = new Map<string | null, string[]>();
+  let anchor: string | null = null;
+  for (const id of other) {
+    if (placed.has(id)) {
+      if (!common.has(id) || unmoved.has(id)) anchor = id;
+    } else if (belongs(id)) {
+      const group = additions.get(anchor);
+      if (group) group.push(id);
+      else additions.set(anchor, [id]);
     }
-    // After the skeleton's own additions at that place too: ours' come first.
-    while (at < order.length && !inOther.has(order[at]!)) at++;
-    order.splice(at, 0, id);
-    placed.add(id);
-  });
-  return { order };
+  }
+  const merged: string[] = [];
+  let i = 0;
+  // Additions go after the skeleton's own additions at the same place: ours' come first.
+  const skeletonOwn = () => {
+    while (i < order.length && !inOther.has(order[i]!)) merged.push(order[i++]!);
+  };
+  skeletonOwn();
+  merged.push(...(additions.get(null) ?? []));
+  while (i < order.length) {
+    const id = order[i++]!;
+    merged.push(id);
+    skeletonOwn();
+    merged.push(...(additions.get(id) ?? []));
+  }
+  return { order: merged };
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
