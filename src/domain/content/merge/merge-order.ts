@@ -10,8 +10,8 @@ export type OrderOutcome = { order: string[] } | { conflict: string[] };
  * order than in base; its order is then the skeleton (both reordering differently is a conflict
  * naming the pages whose places disagree). Otherwise ours is the skeleton — unless ours left the
  * list untouched — and the other side's additions go right after their nearest preceding
- * sibling that is already placed and that the skeleton did not move (after the skeleton's own additions there), so each side's
- * relative order survives.
+ * sibling that the skeleton kept in place (and after the skeleton's own additions there), so
+ * each side's relative order survives.
  */
 export function mergeSiblingOrder(
   base: readonly string[],
