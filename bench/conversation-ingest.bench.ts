@@ -2,55 +2,27 @@
 // concurrent clients with an installation token), then the time until a worker has
 // extracted the issues of all of them.
 // Usage: bash scripts/bench.sh conversation-ingest [conversations] [batch] [clients]
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pino } from 'pino';
-import { loadConfig } from '../config/env.ts';
 import { Conversation } from '../src/domain/entities/conversation.entity.ts';
 import { ConversationIssue } from '../src/domain/entities/conversation-issue.entity.ts';
-import { guardedHttpFrom } from '../src/domain/net/guarded-http.ts';
-import { LocalDiskStore } from '../src/domain/storage/local-disk-store.ts';
-import { jobs } from '../src/jobs/registry.ts';
-import { startWorkers } from '../src/workers/worker.ts';
-import { benchDatabaseUrl, redisUrl } from './bench-env.ts';
-import { startBenchApi } from './support/bench-api.ts';
-import { benchOrg } from './support/bench-org.ts';
-import { installationToken, postConversations } from './support/post-conversations.ts';
+import { conversationBench, conversationWorkers, postConversations, supportConversation } from './support/post-conversations.ts';
 
 const TOTAL = Number(process.argv[2] ?? 20_000);
 const BATCH = Number(process.argv[3] ?? 100);
 const CLIENTS = Number(process.argv[4] ?? 8);
 
 const TOPICS = ['reset my password', 'connect a custom domain', 'export a space to PDF', 'invite my team', 'sync with GitHub', 'use variables in templates'];
-const conversation = (i: number) => ({
-  id: `bench-${i}`,
-  subject: `Ticket ${i}`,
-  metadata: { url: `https://support.example.test/t/${i}`, createdAt: new Date(Date.now() - (i % 90) * 86_400_000).toISOString() },
-  parts: [
-    { type: 'message', role: 'user', body: `Hi, how do I ${TOPICS[i % TOPICS.length]}? I tried the settings page but nothing happened (ticket ${i}).` },
-    { type: 'message', role: 'team-member', body: 'Thanks for reaching out. Open Settings, then follow the guide.' },
-    { type: 'message', role: 'user', body: 'Thanks, bye!' },
-  ],
-});
+const conversation = (i: number) =>
+  supportConversation(`bench-${i}`, i, [
+    { role: 'user', body: `Hi, how do I ${TOPICS[i % TOPICS.length]}? I tried the settings page but nothing happened (ticket ${i}).` },
+    { role: 'team-member', body: 'Thanks for reaching out. Open Settings, then follow the guide.' },
+    { role: 'user', body: 'Thanks, bye!' },
+  ]);
 
-const databaseUrl = await benchDatabaseUrl();
-const api = await startBenchApi(databaseUrl);
-const em = api.rt.orm.em.fork();
-const { org } = await benchOrg(em);
-const token = await installationToken(em, org);
+const { api, org, token } = await conversationBench();
 const ingestMs = await postConversations({ base: api.base, orgId: org.id, token, total: TOTAL, batch: BATCH, clients: CLIENTS, conversation });
 console.log(`ingest: ${TOTAL} conversations in batches of ${BATCH}, ${CLIENTS} clients: ${(ingestMs / 1000).toFixed(2)} s, ${Math.round((TOTAL / ingestMs) * 1000)} conversations/s accepted`);
 
-const workers = startWorkers({
-  orm: api.rt.orm,
-  log: pino({ level: 'silent' }),
-  connection: { url: redisUrl, prefix: api.rt.config.queuePrefix },
-  jobs,
-  queues: ['conversations'],
-  concurrency: { default: 4 },
-  lockMs: 30_000,
-  services: { blobs: new LocalDiskStore(join(tmpdir(), 'vellum-bench')), http: guardedHttpFrom(loadConfig()) },
-});
+const workers = conversationWorkers(api, 4, 30_000);
 const extractStart = performance.now();
 for (;;) {
   const pending = await api.rt.orm.em.fork().count(Conversation, { organization: org.id, processedAt: null });

@@ -6,21 +6,12 @@
 // Texts: customer questions from BANKING77 + HWU64 (../shared/data/clustering or the
 // folder given), so the clusters are real topics; skipped when the folder is absent.
 // Usage: bash scripts/bench.sh conversation-pipeline [data folder] [conversations] [batch] [clients]
-import { dirname, join, resolve } from 'node:path';
-import { tmpdir } from 'node:os';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pino } from 'pino';
-import { loadConfig } from '../config/env.ts';
 import { reclusterOrganization } from '../src/domain/conversations/recluster.ts';
-import { guardedHttpFrom } from '../src/domain/net/guarded-http.ts';
-import { LocalDiskStore } from '../src/domain/storage/local-disk-store.ts';
-import { jobs } from '../src/jobs/registry.ts';
-import { startWorkers } from '../src/workers/worker.ts';
-import { benchDatabaseUrl, redisUrl } from './bench-env.ts';
-import { startBenchApi } from './support/bench-api.ts';
-import { benchOrg } from './support/bench-org.ts';
-import { installationToken, postConversations } from './support/post-conversations.ts';
+import { conversationBench, conversationWorkers, postConversations, supportConversation } from './support/post-conversations.ts';
 import { scaleCorpus } from './support/scale-corpus.ts';
+
 
 const project = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(process.argv[2] ?? resolve(project, '../shared/data/clustering'));
@@ -33,32 +24,15 @@ if (!corpus) {
   console.log(`conversation-pipeline: skipped, no labelled data at ${root} (give the folder as the first argument)`);
   process.exit(0);
 }
-const conversation = (i: number) => ({
-  id: `pipeline-${i}`,
-  subject: `Ticket ${i}`,
-  metadata: { url: `https://support.example.test/t/${i}`, createdAt: new Date(Date.now() - (i % 90) * 86_400_000).toISOString() },
-  parts: [
-    { type: 'message', role: 'user', body: corpus.texts[i]! },
-    { type: 'message', role: 'team-member', body: 'Thanks for reaching out, we are looking into it.' },
-  ],
-});
+const conversation = (i: number) =>
+  supportConversation(`pipeline-${i}`, i, [
+    { role: 'user', body: corpus.texts[i]! },
+    { role: 'team-member', body: 'Thanks for reaching out, we are looking into it.' },
+  ]);
 
-const databaseUrl = await benchDatabaseUrl();
-const api = await startBenchApi(databaseUrl);
-const em = api.rt.orm.em.fork();
-const { org } = await benchOrg(em);
-const token = await installationToken(em, org);
+const { api, org, token } = await conversationBench();
 // Workers run from the start, as in production: extraction and clustering overlap ingestion.
-const workers = startWorkers({
-  orm: api.rt.orm,
-  log: pino({ level: 'silent' }),
-  connection: { url: redisUrl, prefix: api.rt.config.queuePrefix },
-  jobs,
-  queues: ['conversations'],
-  concurrency: { default: 2 },
-  lockMs: 120_000,
-  services: { blobs: new LocalDiskStore(join(tmpdir(), 'vellum-bench')), http: guardedHttpFrom(loadConfig()) },
-});
+const workers = conversationWorkers(api, 2, 120_000);
 
 const count = async (sql: string) => Number((await api.rt.orm.em.fork().execute<Array<{ n: string }>>(sql, [org.id]))[0]!.n);
 const started = performance.now();
