@@ -1,7 +1,11 @@
 import { AgentInstructionsSchema } from './agent-instructions.entity.ts';
 import { ApiTokenSchema } from './api-token.entity.ts';
 import { BlobTombstoneSchema } from './blob-tombstone.entity.ts';
+import { ChangeRequestContributorSchema } from './change-request-contributor.entity.ts';
+import { ChangeRequestReviewSchema } from './change-request-review.entity.ts';
+import { ChangeRequestSchema } from './change-request.entity.ts';
 import { CollectionSchema } from './collection.entity.ts';
+import { RequestedReviewerSchema } from './requested-reviewer.entity.ts';
 import { ConversationClusteringSchema } from './conversation-clustering.entity.ts';
 import { ConversationIssueSchema } from './conversation-issue.entity.ts';
 import { ConversationSchema } from './conversation.entity.ts';
@@ -51,6 +55,10 @@ export const entities = [
   CollectionSchema,
   SpaceSchema,
   RevisionSchema,
+  ChangeRequestSchema,
+  ChangeRequestContributorSchema,
+  ChangeRequestReviewSchema,
+  RequestedReviewerSchema,
   ContentPermissionSchema,
   PageBodySchema,
   PageNodeSchema,
