@@ -58,6 +58,8 @@ const EnvSchema = z.object({
   SIGNING_SECRET: z.string().min(32).optional(),
   /** Seconds a signed download link stays valid. */
   FILE_URL_TTL: z.coerce.number().int().min(10).max(7 * 24 * 3600).default(3600),
+  /** How long a PDF export request (and a download of a PDF still rendering) waits for the render. */
+  PDF_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   /** Hosts and CIDRs outbound requests may reach although private (e.g. 127.0.0.1 for local development). */
   VELLUM_OUTBOUND_ALLOWLIST: z.string().refine(isValidAllowlist, 'expected comma-separated host names and CIDR ranges').default(''),
   OUTBOUND_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
@@ -111,6 +113,7 @@ export type Config = {
   storage: { driver: 'local' } | { driver: 's3'; endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string; prefix?: string };
   signingSecret: string | undefined;
   fileUrlTtlSeconds: number;
+  pdfWaitMs: number;
   outbound: { allowlist: string; timeoutMs: number; maxBytes: number };
   contentCacheBytes: number;
   maxHeapMb: number | undefined;
@@ -163,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storage: storageConfig(e),
     signingSecret: e.SIGNING_SECRET,
     fileUrlTtlSeconds: e.FILE_URL_TTL,
+    pdfWaitMs: e.PDF_WAIT_MS,
     outbound: { allowlist: e.VELLUM_OUTBOUND_ALLOWLIST, timeoutMs: e.OUTBOUND_TIMEOUT_MS, maxBytes: e.OUTBOUND_MAX_BYTES },
     contentCacheBytes: bytesOf(e.CONTENT_CACHE_BYTES),
     maxHeapMb: e.MAX_HEAP_MB,

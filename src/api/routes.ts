@@ -3,6 +3,8 @@ import { contentRoutes } from './content/content.router.ts';
 import { clustersRoutes } from './conversations/clusters.router.ts';
 import { conversationsRoutes } from './conversations/conversations.router.ts';
 import { downloadRoutes } from './content/download.router.ts';
+import { pdfDownloadRoutes } from './exports/pdf-download.router.ts';
+import { pdfRoutes } from './exports/pdf.router.ts';
 import { templateRoutes } from './content/template.router.ts';
 import { linksRoutes } from './content/links.router.ts';
 import { searchRoutes } from './search/search.router.ts';
@@ -46,4 +48,6 @@ export const allRoutes: AnyRoute[] = [
   ...translationsRoutes,
   ...glossaryRoutes,
   ...translationRunRoutes,
+  ...pdfRoutes,
+  ...pdfDownloadRoutes,
 ];

@@ -21,7 +21,17 @@ export type AuthKind = 'user' | 'installation' | 'any' | 'public';
 type ZodObj = z.ZodObject<z.ZodRawShape>;
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 
-export type Reply = { status: number; body?: unknown; location?: string; headers?: Record<string, string> };
+export type Reply = {
+  status: number;
+  body?: unknown;
+  location?: string;
+  headers?: Record<string, string>;
+  /**
+   * The answer, decided once the handler's writes are committed and its jobs enqueued (e.g.
+   * after waiting a bounded time for the job's result); replaces this reply.
+   */
+  afterCommit?: () => Promise<Reply>;
+};
 
 type Caller<A extends AuthKind> = A extends 'user'
   ? Extract<Actor, { kind: 'user' }>
@@ -124,9 +134,10 @@ export function mountRoutes(router: Router<any, any>, routes: AnyRoute[], deps: 
       };
       const outbox = route.transactional ? new JobOutbox(deps.producer, ctx.state.log) : undefined;
       const run = (em: EntityManager) => runRoute(route, { ...validated, actor, em, deps, ...(outbox ? { outbox } : {}) });
-      const reply = route.transactional ? await ctx.state.em.transactional(run) : await run(ctx.state.em);
+      let reply = route.transactional ? await ctx.state.em.transactional(run) : await run(ctx.state.em);
       // After commit only: a job is never enqueued for a change that rolled back.
       if (outbox) await outbox.publish(ctx.state.em);
+      if (reply.afterCommit) reply = await reply.afterCommit();
       ctx.status = reply.status;
       if (reply.location) ctx.set('Location', reply.location);
       if (reply.headers) ctx.set(reply.headers);

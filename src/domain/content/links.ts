@@ -27,8 +27,7 @@ export async function resolveLinks(em: EntityManager, tree: TreePage[], files: F
   const linksOfBody = new Map(rows.map((r) => [r.hash, r.links]));
   const byGitPath = new Map(pages.filter((p) => p.node.gitPath).map((p) => [p.node.gitPath!, p]));
   const byPath = new Map(pages.map((p) => [p.path, p]));
-  const filesByPath = new Map(files.filter((f) => f.gitPath).map((f) => [f.gitPath!, f]));
-  const filesByName = new Map(files.map((f) => [f.name, f]));
+  const fileIndex = indexFiles(files);
   const anchors = new AnchorCache(em);
   const app = safeOrigin(appUrl);
   const out: ResolvedLink[] = [];
@@ -51,8 +50,7 @@ export async function resolveLinks(em: EntityManager, tree: TreePage[], files: F
     }
     const [pathPart = '', anchorPart] = raw.split('#');
     const relative = decode(pathPart.split('?')[0]!);
-    const base = page.node.gitPath ? posix.dirname(page.node.gitPath) : posix.dirname(page.path);
-    const joined = posix.normalize(posix.join(base, relative)).replace(/^\.\//, '');
+    const joined = joinFromPage(page, relative);
     const target =
       byGitPath.get(joined) ??
       byGitPath.get(posix.join(joined, 'README.md')) ??
@@ -63,10 +61,34 @@ export async function resolveLinks(em: EntityManager, tree: TreePage[], files: F
       const anchor = decode(anchorPart);
       return { target: { kind: 'anchor', page: target.node.pageId, anchor }, status: (await anchors.has(target, anchor)) ? 'ok' : 'broken' };
     }
-    const file = filesByPath.get(joined) ?? filesByName.get(posix.basename(relative));
+    const file = fileAt(fileIndex, joined, relative);
     if (file) return { target: { kind: 'file', file: file.fileId }, status: 'ok' };
     return { target: { kind: 'url', url: raw }, status: 'broken' };
   }
+}
+
+/** A relative link target, from the page's folder (its Git path's, else its path's in the tree). */
+function joinFromPage(page: TreePage, relative: string): string {
+  const base = page.node.gitPath ? posix.dirname(page.node.gitPath) : posix.dirname(page.path);
+  return posix.normalize(posix.join(base, relative)).replace(/^\.\//, '');
+}
+
+export type FileIndex = { byPath: Map<string, FileEntry>; byName: Map<string, FileEntry> };
+
+export function indexFiles(files: FileEntry[]): FileIndex {
+  return { byPath: new Map(files.filter((f) => f.gitPath).map((f) => [f.gitPath!, f])), byName: new Map(files.map((f) => [f.name, f])) };
+}
+
+/** The file a link resolves to: by the joined Git path, else by the target's file name. */
+function fileAt(index: FileIndex, joined: string, relative: string): FileEntry | undefined {
+  return index.byPath.get(joined) ?? index.byName.get(posix.basename(relative));
+}
+
+/** The file of the revision a page's relative link or image names, as link resolution finds it; undefined for URLs and pages. */
+export function linkedFile(index: FileIndex, page: TreePage, raw: string): FileEntry | undefined {
+  if (raw.startsWith('#') || /^[a-z][a-z0-9+.-]*:/i.test(raw)) return undefined;
+  const relative = decode(raw.split('#')[0]!.split('?')[0]!);
+  return fileAt(index, joinFromPage(page, relative), relative);
 }
 
 /** The anchor ids of pages, parsed only for pages that links point into. */

@@ -14,6 +14,7 @@ import { FileEntrySchema } from './file-entry.entity.ts';
 import { GitImportSchema } from './git-import.entity.ts';
 import { ImportRunSchema } from './import-run.entity.ts';
 import { OpenApiSpecSchema } from './openapi-spec.entity.ts';
+import { PdfExportSchema } from './pdf-export.entity.ts';
 import { GlossaryEntrySchema } from './glossary-entry.entity.ts';
 import { TranslationPageSchema } from './translation-page.entity.ts';
 import { TranslationRunSchema } from './translation-run.entity.ts';
@@ -79,4 +80,5 @@ export const entities = [
   TranslationRunSchema,
   TranslationPageSchema,
   GlossaryEntrySchema,
+  PdfExportSchema,
 ];
