@@ -1,7 +1,8 @@
-import { TEST_CERTIFICATE, buildCollection, buildContent, buildInstallation, buildMember, buildOrg, buildSpace, buildTeam } from '../support/factories.ts';
+import { TEST_CERTIFICATE, buildChangeRequest, buildCollection, buildContent, buildInstallation, buildMember, buildOrg, buildSpace, buildTeam } from '../support/factories.ts';
 import { ConversationIssue } from '../../src/domain/entities/conversation-issue.entity.ts';
 import { IssueCluster } from '../../src/domain/entities/issue-cluster.entity.ts';
 import { extractPendingIssues } from '../../src/domain/conversations/process-conversations.ts';
+import { Space } from '../../src/domain/entities/space.entity.ts';
 import { OpenApiSpec } from '../../src/domain/entities/openapi-spec.entity.ts';
 import { GuardedHttp, parseAllowlist } from '../../src/domain/net/guarded-http.ts';
 import { processSpec } from '../../src/domain/openapi/process-spec.ts';
@@ -158,6 +159,14 @@ const glossaryEntry = once('glossaryEntry', async (ctx) => {
 
 const specRead = (p: PathParams) => `/v1/orgs/${p.organizationId}/openapi/${p.specSlug}`;
 
+/** A change request of the shared space (PDF export reads it; nothing here changes it). */
+const changeRequest = once('changeRequest', async (ctx) => {
+  const { spaceId } = await space(ctx);
+  const em = ctx.api.em();
+  const cr = await buildChangeRequest(em, await em.findOneOrFail(Space, { id: spaceId! }), ctx.cast.admin);
+  return { spaceId: spaceId!, changeRequestId: cr.id };
+});
+
 const spaceRead = (p: PathParams) => `/v1/spaces/${p.spaceId}`;
 const collectionRead = (p: PathParams) => `/v1/collections/${p.collectionId}`;
 const orgRead = (p: PathParams) => `/v1/orgs/${p.organizationId}`;
@@ -292,4 +301,7 @@ export const rows: MatrixRow[] = [
   { operationId: 'updateGlossaryEntries', subject: org, body: { operations: [{ type: 'insert', translations: { en: 'Vellum', fr: 'Vélin' } }] }, bad: { body: { operations: [{ type: 'insert', translations: { xx: 'Vellum' } }] } }, status: 204, observe: glossaryRead },
   { operationId: 'getGlossaryEntry', subject: glossaryEntry, status: 200 },
   { operationId: 'runTranslation', subject: translation, status: 204, bad: { query: 'dryRun=maybe' } },
+  // PDF export: whoever may read the space (role read or above) may export it; a guest without access gets 404.
+  { operationId: 'getSpacePDF', subject: space, status: 200, bad: { query: 'only=maybe' } },
+  { operationId: 'getChangeRequestPDF', subject: changeRequest, status: 200, bad: { query: 'only=maybe' } },
 ];

@@ -18,6 +18,7 @@ const WITHOUT_MATRIX: Record<string, string> = {
   getApiInformation: 'public, no resource',
   listOrganizationsForAuthenticatedUser: "the caller's own organizations",
   downloadFile: 'signed link, the signature is the authority',
+  downloadPdfExport: 'signed link, the signature is the authority',
   // The caller of these is by design not (yet) a member, so "another organization" and
   // "role too low" have no meaning; test/api/invites.test.ts and orgs.test.ts cover them.
   joinOrganizationWithInvite: 'an invite link admits whoever holds it',
@@ -30,7 +31,8 @@ let cast: Cast;
 const operations = new Map<string, Operation>();
 
 beforeAll(async () => {
-  api = await startTestApi();
+  // No worker runs the exports queue here: PDF exports answer their link without waiting.
+  api = await startTestApi({ PDF_WAIT_MS: '0' });
   cast = await buildCast(api.em(), ['create', 'edit', 'review', 'comment', 'read', 'guest'] as const);
   const doc = (await api.request('GET', '/v1/openapi.json')).body as { paths: Record<string, Record<string, { operationId: string; 'x-vellum-permission'?: Operation['permission'] }>> };
   for (const [path, methods] of Object.entries(doc.paths)) {

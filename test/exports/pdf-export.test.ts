@@ -5,7 +5,7 @@ import { PdfExport } from '../../src/domain/entities/pdf-export.entity.ts';
 import type { Space } from '../../src/domain/entities/space.entity.ts';
 import type { RunningWorkers } from '../../src/workers/worker.ts';
 import { expectError } from '../support/assertions.ts';
-import { buildCast, buildContent, buildSpace, type Caller } from '../support/factories.ts';
+import { buildCast, buildChangeRequest, buildChangeRequestContent, buildContent, buildSpace, type Caller } from '../support/factories.ts';
 import { startTestApi, startTestWorkers, type TestApi } from '../support/harness.ts';
 import { downloadPdf, fetchLink, pdfText } from '../support/pdf.ts';
 import { makePng } from '../support/png.ts';
@@ -219,5 +219,39 @@ describe('GET /v1/spaces/{spaceId}/pdf', () => {
     const expires = /expires=(\d+)/.exec(url)![1]!;
     expect((await fetchLink(api, url.replace(`expires=${expires}`, `expires=${Number(expires) + 3600}`))).status).toBe(404);
     expect((await fetchLink(api, url.replace('name=Handbook.pdf', 'name=evil.html'))).status).toBe(404);
+  });
+});
+
+describe('GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', () => {
+  it("renders the change request's current revision, by id or number; main's content is another PDF", async () => {
+    const em = api.em();
+    const s = await buildSpace(em, org, admin, { title: 'Proposals' });
+    await buildContent(em, s, [{ kind: 'document', title: 'Main page', markdown: 'Text on main.' }]);
+    const cr = await buildChangeRequest(em, s, admin);
+    await buildChangeRequestContent(em, s, cr, admin, [{ kind: 'document', title: 'Proposed page', markdown: 'Text proposed in the change request.' }]);
+
+    const res = await api.request('GET', `/v1/spaces/${s.id}/change-requests/${cr.id}/pdf`, { token: reader.token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expectPublishedShape(res, 'GET', '/spaces/{spaceId}/change-requests/{changeRequestId}/pdf');
+    expect(res.body.url).toContain(`name=Proposals+%28change+request+%23${cr.number}%29.pdf`);
+    const { text } = await pdfText(await downloadPdf(api, res.body.url));
+    expect(text).toContain('Text proposed in the change request.');
+    expect(text).not.toContain('Text on main.');
+
+    const byNumber = await api.request('GET', `/v1/spaces/${s.id}/change-requests/${cr.number}/pdf`, { token: admin.token });
+    expect(exportIdOf(byNumber.body.url)).toBe(exportIdOf(res.body.url));
+    const main = await api.request('GET', pdfPath(s), { token: admin.token });
+    expect(exportIdOf(main.body.url)).not.toBe(exportIdOf(res.body.url));
+    expect((await pdfText(await downloadPdf(api, main.body.url))).text).toContain('Text on main.');
+  });
+
+  it('answers 404 for an unknown change request, another organization and a member without access; 400 for bad options', async () => {
+    const em = api.em();
+    const cr = await buildChangeRequest(em, space, admin);
+    expectError(await api.request('GET', `/v1/spaces/${space.id}/change-requests/NoSuchChangeRequest0/pdf`, { token: admin.token }), 404);
+    expectError(await api.request('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}/pdf`, { token: outsider.token }), 404);
+    expectError(await api.request('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}/pdf`, { token: guest.token }), 404);
+    expectError(await api.request('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}/pdf?only=1`, { token: admin.token }), 400, /only/);
+    expectError(await api.request('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}/pdf?page=NoSuchPage0000000000`, { token: admin.token }), 404, /Page/);
   });
 });
