@@ -90,9 +90,10 @@ function renderList(w: PdfWriter, list: List, ctx: BlockContext): void {
     doc.font('sans').fontSize(SIZES.body);
     w.ensureSpace(doc.currentLineHeight(true) * 2);
     const y = doc.y;
-    doc.fillColor(COLORS.text).text(marker, w.frame.x, y, { width: markerWidth, lineBreak: false });
-    doc.y = y;
+    // Past the depth that indents, items stay level and their markers hang in the margin left of them.
     const indent = ctx.depth < MAX_INDENT_DEPTH ? markerWidth : 0;
+    doc.fillColor(COLORS.text).text(marker, w.frame.x + indent - markerWidth, y, { width: markerWidth, lineBreak: false });
+    doc.y = y;
     w.indented(indent, () => renderBlocks(w, item.children, inner));
     // An empty item still takes its line.
     if (doc.y === y) doc.y = y + doc.currentLineHeight(true);
@@ -104,7 +105,7 @@ function renderQuote(w: PdfWriter, node: Blockquote, ctx: BlockContext): void {
   const style = first?.type === 'paragraph' ? hintStyleOf(plainText(first.children)) : null;
   const children = style === null ? node.children : rest;
   const color = style === null ? COLORS.quote : (COLORS.hints[style] ?? COLORS.hints.info!);
-  const indent = ctx.depth < MAX_INDENT_DEPTH ? 14 : 4;
+  const indent = ctx.depth < MAX_INDENT_DEPTH ? 14 : ctx.depth < 2 * MAX_INDENT_DEPTH ? 4 : 0;
   w.ensureSpace(w.doc.currentLineHeight(true) * 2);
   w.withBar(color, () => w.indented(indent, () => renderBlocks(w, children, { ...ctx, depth: ctx.depth + 1, tight: false })));
   w.gap(2);

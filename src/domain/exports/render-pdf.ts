@@ -61,6 +61,9 @@ export async function renderPdf(pages: AsyncIterable<ExportPage>, info: { title:
       renderBlocks(w, parseMarkdown(unfoldGitbookTags(page.markdown)).children, { images, depth: 0, tight: false });
     }
     count++;
+    // Drawing is synchronous: give the event loop a turn per page (job lock renewal, and the
+    // API when one process runs everything).
+    await new Promise((resolve) => setImmediate(resolve));
   }
   w.doc.end();
   await ended;

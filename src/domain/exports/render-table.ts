@@ -4,11 +4,14 @@ import { COLORS, SIZES } from './pdf-theme.ts';
 import type { PdfWriter } from './pdf-writer.ts';
 
 const PAD = 4;
+/** Narrower columns than this cannot hold a word: such a table is written row by row instead. */
+const MIN_COLUMN_WIDTH = 40;
 
 /**
  * A table as a grid of equal columns. A row never splits: one that does not fit goes to the
  * next page, with the header row drawn again above it; a row taller than a page is cut to
- * the page (its text ends with an ellipsis).
+ * the page (its text ends with an ellipsis). A table with too many columns for the page is
+ * written as one line per row, its cells separated by `|`.
  */
 export function renderTable(w: PdfWriter, table: Table): void {
   const rows = table.children.map((row) => row.children.map((cell) => plainText(cell.children)));
@@ -16,6 +19,7 @@ export function renderTable(w: PdfWriter, table: Table): void {
   if (columns === 0) return;
   const doc = w.doc;
   const width = w.frame.width / columns;
+  if (width < MIN_COLUMN_WIDTH) return writeRows(w, rows);
   const align = (i: number) => table.align?.[i] ?? 'left';
   doc.fontSize(SIZES.table);
 
@@ -46,4 +50,11 @@ export function renderTable(w: PdfWriter, table: Table): void {
   };
 
   rows.forEach((cells, i) => drawRow(cells, i === 0));
+}
+
+function writeRows(w: PdfWriter, rows: string[][]): void {
+  rows.forEach((cells, i) => {
+    w.write([{ text: cells.join(' | '), font: i === 0 ? 'bold' : 'sans', color: COLORS.text, link: null, strike: false }], { size: SIZES.table });
+    w.gap(2);
+  });
 }
