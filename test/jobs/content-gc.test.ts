@@ -8,6 +8,9 @@ import { collectGarbage } from '../../src/domain/content/collect-garbage.ts';
 import { FileEntry } from '../../src/domain/entities/file-entry.entity.ts';
 import { PageBody } from '../../src/domain/entities/page-body.entity.ts';
 import { PageNode } from '../../src/domain/entities/page-node.entity.ts';
+import { PdfExport } from '../../src/domain/entities/pdf-export.entity.ts';
+import { requestExport } from '../../src/domain/exports/pdf-exports.ts';
+import { runExport } from '../../src/domain/exports/run-export.ts';
 import { migrateDatabase } from '../../src/domain/migrate.ts';
 import { openOrm, type Orm } from '../../src/domain/orm.ts';
 import { fixedClock } from '../../src/domain/shared/clock.ts';
@@ -73,6 +76,39 @@ describe('purging also removes content only the purged spaces used', () => {
     expect(await orm.em.fork().count(PageBody, { markdown: 'in both spaces' })).toBe(1);
 
     expect(await collectGarbage(orm.em.fork(), blobs, later, 3600 * 1000)).toEqual({ nodes: 0, bodies: 0, files: 0, blobs: 0 });
+    await producer.close();
+  });
+
+  it("removes a purged space's PDF exports and their blobs, and keeps a blob a live export still uses", async () => {
+    const em = orm.em.fork();
+    const { org, owner } = await buildOrg(em);
+    const doomed = await buildSpace(em, org, owner);
+    const kept = await buildSpace(em, org, owner);
+    await buildContent(em, doomed, [{ kind: 'document', title: 'Doomed', markdown: 'goes with its space' }]);
+    await buildContent(em, kept, [{ kind: 'document', title: 'Kept', markdown: 'stays' }]);
+    const exported = async (space: typeof kept) => {
+      const state = await requestExport(orm.em.fork(), { spaceId: space.id, revisionId: space.revision, scope: { pageId: null, only: false } }, () => undefined);
+      const row = await orm.em.fork().findOneOrFail(PdfExport, { id: state.id });
+      await runExport(orm.em.fork(), blobs, { exportId: row.id, runId: row.runId });
+      return (await orm.em.fork().findOneOrFail(PdfExport, { id: state.id })).blobKey!;
+    };
+    const doomedPdf = await exported(doomed);
+    const keptPdf = await exported(kept);
+    // The doomed space also holds the kept PDF's bytes as a file: its entry goes, the bytes stay.
+    const keptBytes = Buffer.concat(await (await blobs.get(keptPdf))!.toArray());
+    await buildContent(em, doomed, [{ kind: 'document', title: 'Doomed', markdown: 'goes with its space' }], [{ name: 'copy.pdf', contentType: 'application/pdf', bytes: keptBytes }], blobs);
+
+    doomed.deletedAt = new Date(Date.now() - 10 * DAY_MS);
+    await em.flush();
+    const producer = new QueueProducer({ url: testRedisUrl(), prefix: 'vt-gc' }, [], log);
+    const ctx = { em: orm.em.fork(), log, clock: fixedClock(new Date()), outbox: new JobOutbox(producer, log), attempt: 1, services: { ...testJobServices(), blobs }, reportProgress: async () => undefined };
+    await purgeSpacesJob.handle({ retentionMs: 7 * DAY_MS }, ctx);
+    await collectGarbage(orm.em.fork(), blobs, new Date(Date.now() + 2 * 3600 * 1000), 3600 * 1000);
+
+    expect(await orm.em.fork().count(PdfExport, { spaceId: doomed.id })).toBe(0);
+    expect(await blobs.exists(doomedPdf)).toBe(false);
+    expect(await orm.em.fork().count(PdfExport, { spaceId: kept.id })).toBe(1);
+    expect(await blobs.exists(keptPdf)).toBe(true);
     await producer.close();
   });
 

@@ -7,7 +7,8 @@ export type Collected = { nodes: number; bodies: number; files: number; blobs: n
 /**
  * Removes content no revision reaches any more (what purged spaces alone used): page
  * nodes not reachable from any revision's roots, bodies no node names, file entries no
- * revision lists, then the bytes of blobs no entry uses. Rows younger than `graceMs` are
+ * revision lists, PDF exports of revisions that are gone, then the bytes of blobs no entry
+ * or export uses. Rows younger than `graceMs` are
  * left alone (a writer may be about to name them). Running it again removes nothing more.
  */
 export async function collectGarbage(em: EntityManager, blobs: BlobStore, now: Date, graceMs: number, opts: { sweep: boolean } = { sweep: true }): Promise<Collected> {
@@ -36,11 +37,16 @@ export async function collectGarbage(em: EntityManager, blobs: BlobStore, now: D
        returning f.blob_key`,
       [cutoff],
     );
-    const keys = [...new Set(files.map((f) => f.blob_key))];
+    // PDF exports of revisions that are gone (their space was purged) go with them.
+    const exports = await tx.execute<{ blob_key: string | null }[]>(
+      'delete from pdf_exports e where e.created_at < ? and not exists (select 1 from revisions r where r.id = e.revision_id) returning e.blob_key',
+      [cutoff],
+    );
+    const keys = [...new Set([...files.map((f) => f.blob_key), ...exports.flatMap((e) => (e.blob_key ? [e.blob_key] : []))])];
     if (keys.length) {
       await tx.execute(
         `insert into blob_tombstones (key, created_at)
-         select k, now() from unnest(array[?]::text[]) as k where not exists (select 1 from file_entries f where f.blob_key = k)
+         select k, now() from unnest(array[?]::text[]) as k where not (${BLOB_USED('k')})
          on conflict (key) do nothing`,
         [keys],
       );
@@ -61,7 +67,7 @@ async function deleteTombstonedBlobs(em: EntityManager, blobs: BlobStore): Promi
     const batch = await em.fork().transactional(async (tx) => {
       await holdContentSweepLock(tx);
       const tombstones = await tx.execute<{ key: string; used: boolean }[]>(
-        `select t.key, exists (select 1 from file_entries f where f.blob_key = t.key) as used
+        `select t.key, ${BLOB_USED('t.key')} as used
          from blob_tombstones t order by t.created_at limit ${BLOB_BATCH}`,
       );
       for (const t of tombstones) {
@@ -78,3 +84,7 @@ async function deleteTombstonedBlobs(em: EntityManager, blobs: BlobStore): Promi
 }
 
 const BLOB_BATCH = 500;
+
+/** SQL: a file entry or a PDF export still stores its bytes under `key`. */
+const BLOB_USED = (key: string) =>
+  `(exists (select 1 from file_entries f where f.blob_key = ${key}) or exists (select 1 from pdf_exports e where e.blob_key = ${key}))`;
