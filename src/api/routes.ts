@@ -1,3 +1,4 @@
+import { pageEditRoutes } from './change-requests/page-edits.router.ts';
 import { collectionsRoutes } from './collections/collections.router.ts';
 import { contentRoutes } from './content/content.router.ts';
 import { clustersRoutes } from './conversations/clusters.router.ts';
@@ -35,6 +36,7 @@ export const allRoutes: AnyRoute[] = [
   ...contentRoutes,
   ...downloadRoutes,
   ...templateRoutes,
+  ...pageEditRoutes,
   ...linksRoutes,
   ...searchRoutes,
   ...gitRoutes,
