@@ -58,9 +58,13 @@ async function mainUntouched() {
   expect(rows[0]!.revision).toBe(mainRevision);
 }
 
-/** The published shape of a change request's page (what the read route answers). */
+/**
+ * Page edits are beyond GitBook: they answer a page as getPageById does, so the body is
+ * checked against that operation's published schema (RevisionPage, the same one the
+ * change request's page read answers).
+ */
 function expectPageShape(res: { status: number; body: unknown }) {
-  expectPublishedShape({ status: 200, body: res.body }, 'GET', '/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}');
+  expectPublishedShape({ status: 200, body: res.body }, 'GET', '/spaces/{spaceId}/content/page/{pageId}');
 }
 
 describe('creating pages in a change request', () => {
@@ -205,7 +209,7 @@ describe('updating, moving and deleting pages in a change request', () => {
     const cr = await openWithTree();
     const res = await api.request('DELETE', pathOf(cr, '/page/introPage00000000000'), { token: editor.token });
     expect(res.status).toBe(205);
-    expectPublishedShape({ status: 205, body: res.body }, 'DELETE', '/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers/{userId}');
+    expect(res.body).toBeUndefined();
     expect((await outline(cr)).tree).toEqual(['Outro']);
     const revision = (await outline(cr)).revision;
     expect((await api.request('DELETE', pathOf(cr, '/page/introPage00000000000'), { token: editor.token })).status).toBe(204);
