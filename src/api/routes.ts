@@ -1,3 +1,4 @@
+import { mergeRoutes } from './change-requests/merge.router.ts';
 import { collectionsRoutes } from './collections/collections.router.ts';
 import { contentRoutes } from './content/content.router.ts';
 import { clustersRoutes } from './conversations/clusters.router.ts';
@@ -46,4 +47,5 @@ export const allRoutes: AnyRoute[] = [
   ...translationsRoutes,
   ...glossaryRoutes,
   ...translationRunRoutes,
+  ...mergeRoutes,
 ];
