@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RevisionInput } from '../content/commit-revision.ts';
+import type { PageSpec } from '../content/page-tree.ts';
 import { mergeTrees, toMergePages, toPageSpecs, type MergeConflict } from '../content/merge/index.ts';
 import { sameValue } from '../content/merge/tree-index.ts';
 import { flattenTree, loadBodies, loadFiles, loadTree } from '../content/revision-reader.ts';
@@ -27,20 +28,38 @@ export async function mergeRevisions(em: EntityManager, base: Revision, ours: Re
   const variables = mergeVariables(base.variables, ours.variables, theirs.variables);
   const conflicts = [...(pages.result === 'conflicts' ? pages.conflicts : []), ...files.conflicts, ...variables.conflicts];
   if (conflicts.length || pages.result === 'conflicts') return { result: 'conflicts', conflicts };
-  return { result: 'merged', content: { pages: toPageSpecs(pages.pages), files: files.merged, variables: variables.merged } };
+  return { result: 'merged', content: { pages: pages.pages, files: files.merged, variables: variables.merged } };
 }
+
+/**
+ * Bodies are stored by content hash, so equal hashes are equal bodies: a body only needs
+ * reading when the three versions of a page have three different ones (a line merge). Every
+ * other body stands in the merge as a token naming its hash, and leaves it as that hash.
+ */
+const TOKEN = '\u0000stored-body:';
 
 async function mergePages(em: EntityManager, base: Revision, ours: Revision, theirs: Revision) {
   const trees = await Promise.all([base, ours, theirs].map((r) => loadTree(em, r.pages)));
-  // Bodies are shared by hash: the three trees mostly name the same ones, loaded once.
-  const hashes = trees.flatMap((tree) => flattenTree(tree).flatMap((p) => (p.node.bodyHash ? [p.node.bodyHash] : [])));
-  const bodies = await loadBodies(em, hashes);
-  const markdown = (hash: string) => bodies.get(hash)?.markdown ?? '';
-  const [b, o, t] = trees.map((tree) => toMergePages(tree, markdown));
-  const merged = mergeTrees(b!, o!, t!);
-  if (merged.result === 'merged') return merged;
+  const [b, o, t] = trees.map((tree) => new Map(flattenTree(tree).map((p) => [p.node.pageId, p.node.bodyHash])));
+  const toRead = [...b!].flatMap(([id, hb]) => {
+    const [ho, ht] = [o!.get(id), t!.get(id)];
+    return hb && ho && ht && hb !== ho && hb !== ht && ho !== ht ? [hb, ho, ht] : [];
+  });
+  const bodies = await loadBodies(em, toRead);
+  const markdown = (hash: string) => bodies.get(hash)?.markdown ?? `${TOKEN}${hash}`;
+  const [pb, po, pt] = trees.map((tree) => toMergePages(tree, markdown));
+  const merged = mergeTrees(pb!, po!, pt!);
+  if (merged.result === 'merged') return { result: 'merged' as const, pages: withStoredBodies(toPageSpecs(merged.pages)) };
   // Conflicting lines stay out of the answer: a 5,000-line clash would be the whole body.
   return { result: 'conflicts' as const, conflicts: merged.conflicts.map(({ pageId, kind, details }) => ({ pageId, kind, details })) };
+}
+
+function withStoredBodies(specs: PageSpec[]): PageSpec[] {
+  return specs.map((spec) => {
+    const { markdown, children, ...rest } = spec;
+    const body = markdown?.startsWith(TOKEN) ? { bodyHash: markdown.slice(TOKEN.length) } : markdown === undefined ? {} : { markdown };
+    return { ...rest, ...body, children: withStoredBodies(children ?? []) };
+  });
 }
 
 /**
