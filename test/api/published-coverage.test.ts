@@ -20,6 +20,8 @@ const NOT_CHECKED: Record<string, string> = {
   listTranslationRuns: 'not in the published GitBook document',
   // GitBook's run answers 204 with no body; the 200 is the dry run (`?dryRun=true`), beyond GitBook.
   runTranslation: 'its JSON answer (a dry run) is beyond the published document',
+  // The merge dry run is Vellum's own (GitBook has no mergeability operation).
+  getChangeRequestMergeability: 'not in the published GitBook document',
 };
 
 /** The checker's own tests feed it made-up bodies: they prove the checker, not an operation. */
