@@ -6,7 +6,7 @@ import { Revision } from '../../src/domain/entities/revision.entity.ts';
 import { changeRequestNow, commitOnMain, commitOnRequest, mainRevision } from '../support/change-request-content.ts';
 import { buildCast, buildChangeRequest, buildContent, buildSpace, type Caller } from '../support/factories.ts';
 import { startTestApi, type TestApi } from '../support/harness.ts';
-import { childIds, disjointCase, expectedPages, isSubsequence } from '../support/merge-generators.ts';
+import { childIds, disjointCase, expectedPages, isSubsequence, sameLineCase } from '../support/merge-generators.ts';
 
 /**
  * The merge properties of test/merge, end to end: random edits of every kind on both sides
@@ -74,16 +74,9 @@ describe('merging random edits through the API', () => {
   it('answers conflicts exactly when both sides change the same line, and commits nothing', async () => {
     let checked = 0;
     for (let seed = 1; checked < CASES / 2 && seed <= CASES * 2; seed++) {
-      const { r, base, ours, theirs } = disjointCase(seed);
-      const candidates = base.filter((p) => ours.some((q) => q.id === p.id) && theirs.some((q) => q.id === p.id));
-      if (candidates.length === 0) continue;
-      const target = r.pick(candidates).id;
-      const lineOf = (tree: MergePage[]) => tree.find((p) => p.id === target)!.markdown!.split('\n');
-      const shared = lineOf(base).filter((line) => lineOf(ours).includes(line) && lineOf(theirs).includes(line));
-      if (shared.length === 0) continue;
-      const line = r.pick(shared);
-      const change = (tree: MergePage[], text: string) =>
-        tree.map((p) => (p.id === target ? { ...p, markdown: lineOf(tree).map((l) => (l === line ? text : l)).join('\n') } : p));
+      const found = sameLineCase(seed);
+      if (!found) continue;
+      const { base, ours, theirs, target, change } = found;
       checked++;
       const { space, cr, crHead, mainHead } = await committed(base, change(ours, 'main says this'), change(theirs, 'the change request says that'));
       const update = await api.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/update`, { token: admin.token });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mergeTrees, type MergePage } from '../../src/domain/content/merge/index.ts';
-import { baseTree, canonical, childIds, conflictKeys, disjointCase, edit, expectedPages, isSubsequence, rng, type Side } from '../support/merge-generators.ts';
+import { baseTree, canonical, childIds, conflictKeys, disjointCase, edit, expectedPages, isSubsequence, rng, sameLineCase, type Side } from '../support/merge-generators.ts';
 
 /**
  * Random edits on both sides of a ~30-page tree with multi-line bodies. Each case is seeded, so
@@ -56,17 +56,9 @@ describe('mergeTrees properties', () => {
   it('reports a conflict naming the page exactly when both sides change the same line differently', () => {
     let checked = 0;
     for (let seed = 1; seed <= CASES; seed++) {
-      const { r, base, ours, theirs } = disjointCase(seed);
-      const candidates = base.filter((p) => ours.some((q) => q.id === p.id) && theirs.some((q) => q.id === p.id));
-      if (candidates.length === 0) continue;
-      const target = r.pick(candidates).id;
-      const lineOf = (tree: MergePage[]) => tree.find((p) => p.id === target)!.markdown!.split('\n');
-      // A line of base still there on both sides (lines are unique), so both change the same base line.
-      const shared = lineOf(base).filter((line) => lineOf(ours).includes(line) && lineOf(theirs).includes(line));
-      if (shared.length === 0) continue;
-      const line = r.pick(shared);
-      const change = (tree: MergePage[], text: string) =>
-        tree.map((p) => (p.id === target ? { ...p, markdown: lineOf(tree).map((l) => (l === line ? text : l)).join('\n') } : p));
+      const found = sameLineCase(seed);
+      if (!found) continue;
+      const { base, ours, theirs, target, line, lineOf, change } = found;
       checked++;
       const result = mergeTrees(base, change(ours, 'ours says this'), change(theirs, 'theirs says that'));
       expect(result.result === 'conflicts' && conflictKeys(result.conflicts), `seed ${seed}`).toEqual([`${target}:content`]);

@@ -179,3 +179,23 @@ export const isSubsequence = (sub: string[], list: string[]) => {
   for (const id of list) if (id === sub[i]) i++;
   return i === sub.length;
 };
+
+/**
+ * A disjoint case plus one line of base, still there on both sides, for both to change: a
+ * page both sides kept, and `change(tree, text)` rewriting that line. Null when the seed has
+ * no such page or line (lines are unique, so both sides change the same base line).
+ */
+export function sameLineCase(seed: number) {
+  const c = disjointCase(seed);
+  const { r, base, ours, theirs } = c;
+  const candidates = base.filter((p) => ours.some((q) => q.id === p.id) && theirs.some((q) => q.id === p.id));
+  if (candidates.length === 0) return null;
+  const target = r.pick(candidates).id;
+  const lineOf = (tree: MergePage[]) => tree.find((p) => p.id === target)!.markdown!.split('\n');
+  const shared = lineOf(base).filter((line) => lineOf(ours).includes(line) && lineOf(theirs).includes(line));
+  if (shared.length === 0) return null;
+  const line = r.pick(shared);
+  const change = (tree: MergePage[], text: string) =>
+    tree.map((p) => (p.id === target ? { ...p, markdown: lineOf(tree).map((l) => (l === line ? text : l)).join('\n') } : p));
+  return { ...c, target, line, lineOf, change };
+}
