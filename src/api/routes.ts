@@ -1,5 +1,6 @@
 import { pageEditRoutes } from './change-requests/page-edits.router.ts';
 import { reviewRoutes } from './change-requests/reviews.router.ts';
+import { mergeRoutes } from './change-requests/merge.router.ts';
 import { collectionsRoutes } from './collections/collections.router.ts';
 import { contentRoutes } from './content/content.router.ts';
 import { clustersRoutes } from './conversations/clusters.router.ts';
@@ -50,4 +51,5 @@ export const allRoutes: AnyRoute[] = [
   ...translationsRoutes,
   ...glossaryRoutes,
   ...translationRunRoutes,
+  ...mergeRoutes,
 ];
