@@ -194,7 +194,7 @@ const crRead = (rest: string) => (p: PathParams) => `/v1/spaces/${p.spaceId}/cha
 const specRead = (p: PathParams) => `/v1/orgs/${p.organizationId}/openapi/${p.specSlug}`;
 
 /** A change request (with one page of its own) on a space of its own: merging it moves only that space. */
-const newChangeRequest = async ({ api, cast }: MatrixContext) => {
+const newMergeableChangeRequest = async ({ api, cast }: MatrixContext) => {
   const em = api.em();
   const sp = await buildSpace(em, cast.org, cast.admin);
   await buildContent(em, sp, [{ kind: 'document', title: 'Home', markdown: '# Home\n' }]);
@@ -202,7 +202,7 @@ const newChangeRequest = async ({ api, cast }: MatrixContext) => {
   await buildChangeRequestContent(em, sp, cr, cast.admin, [{ kind: 'document', title: 'Home', markdown: '# Home\n' }, { kind: 'document', title: 'Proposed' }]);
   return { spaceId: sp.id, changeRequestId: cr.id };
 };
-const changeRequest = once('changeRequest', newChangeRequest);
+const mergeableChangeRequest = once('mergeableChangeRequest', newMergeableChangeRequest);
 
 const spaceRead = (p: PathParams) => `/v1/spaces/${p.spaceId}`;
 const collectionRead = (p: PathParams) => `/v1/collections/${p.collectionId}`;
@@ -351,7 +351,7 @@ export const rows: MatrixRow[] = [
   { operationId: 'getGlossaryEntry', subject: glossaryEntry, status: 200 },
   { operationId: 'runTranslation', subject: translation, status: 204, bad: { query: 'dryRun=maybe' } },
   // change requests: update and merge take no input (GitBook's clients send no body)
-  { operationId: 'updateChangeRequest', subject: changeRequest, status: 200 },
-  { operationId: 'mergeChangeRequest', subject: newChangeRequest, destroys: true, status: 200, observe: (p) => `/v1/spaces/${p.spaceId}/content` },
-  { operationId: 'getChangeRequestMergeability', subject: changeRequest, status: 200 },
+  { operationId: 'updateChangeRequest', subject: mergeableChangeRequest, status: 200 },
+  { operationId: 'mergeChangeRequest', subject: newMergeableChangeRequest, destroys: true, status: 200, observe: (p) => `/v1/spaces/${p.spaceId}/content` },
+  { operationId: 'getChangeRequestMergeability', subject: mergeableChangeRequest, status: 200 },
 ];
