@@ -108,7 +108,8 @@ describe('merge rules at merge time', () => {
     await submitReview(cr, reviewer, 'changes-requested');
     expectError(await merge(space, cr), 412, /require_all_reviews_approved/);
     await submitReview(cr, reviewer, 'approved');
-    await em.execute('insert into change_request_requested_reviewers (change_request_id, user_id, requested_by_id, requested_at) values (?, ?, ?, now())', [cr.id, second.user.id, editor.user.id]);
+    const asked = await api.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/requested-reviewers`, { token: editor.token, body: { users: [second.user.id] } });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(200);
     expectError(await merge(space, cr), 412, new RegExp(second.user.id));
     await submitReview(cr, second, 'approved');
     expect((await merge(space, cr)).body.result).toBe('merge');
