@@ -1,3 +1,4 @@
+import { changeRequestsRoutes } from './change-requests/change-requests.router.ts';
 import { collectionsRoutes } from './collections/collections.router.ts';
 import { contentRoutes } from './content/content.router.ts';
 import { clustersRoutes } from './conversations/clusters.router.ts';
@@ -32,6 +33,7 @@ export const allRoutes: AnyRoute[] = [
   ...ssoRoutes,
   ...collectionsRoutes,
   ...spacesRoutes,
+  ...changeRequestsRoutes,
   ...contentRoutes,
   ...downloadRoutes,
   ...templateRoutes,
