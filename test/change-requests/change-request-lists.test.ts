@@ -91,6 +91,17 @@ describe('listChangeRequestsForSpace', () => {
     expect(new Set(seen).size).toBe(5);
   });
 
+  it('pages change requests stamped within one millisecond by SQL without skipping any', async () => {
+    const s = await buildSpace(api.em(), org, admin);
+    const crs = await Promise.all(Array.from({ length: 6 }, () => buildChangeRequest(api.em(), s, editor)));
+    // Microseconds apart, as `now()` in different transactions would stamp them.
+    for (const [i, cr] of crs.entries()) {
+      await api.em().execute(`update change_requests set updated_at = '2026-11-20T10:00:00.1234${i}Z' where id = ?`, [cr.id]);
+    }
+    const { seen } = await allPages((q) => spaceList(s, `?${q}`), 1);
+    expect(seen.sort()).toEqual(crs.map((c) => c.id).sort());
+  });
+
   it('refuses bad filters and foreign page tokens (400)', async () => {
     expectError(await spaceList(space, '?status=closed'), 400);
     expectError(await spaceList(space, '?limit=-1'), 400);
