@@ -6,6 +6,7 @@ import { OpenApiSpec } from '../../src/domain/entities/openapi-spec.entity.ts';
 import { GuardedHttp, parseAllowlist } from '../../src/domain/net/guarded-http.ts';
 import { processSpec } from '../../src/domain/openapi/process-spec.ts';
 import type { MatrixContext, MatrixRow, PathParams } from '../support/operation-matrix.ts';
+import { changeRequestRows } from './operation-matrix.change-requests.rows.ts';
 
 // Subjects shared by the rows that leave them intact; destroyers build their own.
 const shared = new Map<string, Promise<PathParams>>();
@@ -292,4 +293,5 @@ export const rows: MatrixRow[] = [
   { operationId: 'updateGlossaryEntries', subject: org, body: { operations: [{ type: 'insert', translations: { en: 'Vellum', fr: 'Vélin' } }] }, bad: { body: { operations: [{ type: 'insert', translations: { xx: 'Vellum' } }] } }, status: 204, observe: glossaryRead },
   { operationId: 'getGlossaryEntry', subject: glossaryEntry, status: 200 },
   { operationId: 'runTranslation', subject: translation, status: 204, bad: { query: 'dryRun=maybe' } },
+  ...changeRequestRows,
 ];
