@@ -195,4 +195,16 @@ describe('numbering and counts under concurrency', () => {
     expect(await countsOf(s)).toEqual({ changeRequests: 5, changeRequestsOpen: by('open'), changeRequestsDraft: by('draft') });
     expect(by('open') + by('draft') + by('archived')).toBe(5);
   });
+
+  it('never undoes a merge that commits among 20 concurrent status PATCHes of the same change request', async () => {
+    const s = await buildSpace(api.em(), org, admin);
+    const cr = await buildChangeRequest(api.em(), s, editor);
+    const patches = Array.from({ length: 20 }, (_, i) => api.request('PATCH', crPath(cr.id, s), { token: editor.token, body: { status: (['draft', 'open', 'archived'] as const)[i % 3] } }));
+    // What the merge does to the row, racing with them.
+    const merge = api.em().execute("update change_requests set status = 'merged', revision_merged = revision where id = ?", [cr.id]);
+    const [answers] = await Promise.all([Promise.all(patches), merge]);
+    expect(answers.every((a) => a.status === 200 || a.status === 409)).toBe(true);
+    expect((await rowOf(cr.id)).status).toBe('merged');
+    expect(await countsOf(s)).toEqual({ changeRequests: 1, changeRequestsOpen: 0, changeRequestsDraft: 0 });
+  });
 });
