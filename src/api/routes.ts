@@ -1,4 +1,6 @@
 import { changeRequestsRoutes } from './change-requests/change-requests.router.ts';
+import { pageEditRoutes } from './change-requests/page-edits.router.ts';
+import { reviewRoutes } from './change-requests/reviews.router.ts';
 import { collectionsRoutes } from './collections/collections.router.ts';
 import { contentRoutes } from './content/content.router.ts';
 import { clustersRoutes } from './conversations/clusters.router.ts';
@@ -37,6 +39,8 @@ export const allRoutes: AnyRoute[] = [
   ...contentRoutes,
   ...downloadRoutes,
   ...templateRoutes,
+  ...pageEditRoutes,
+  ...reviewRoutes,
   ...linksRoutes,
   ...searchRoutes,
   ...gitRoutes,

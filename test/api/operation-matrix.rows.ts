@@ -1,10 +1,11 @@
-import { TEST_CERTIFICATE, buildCollection, buildContent, buildInstallation, buildMember, buildOrg, buildSpace, buildTeam } from '../support/factories.ts';
+import { TEST_CERTIFICATE, buildChangeRequest, buildChangeRequestContent, buildCollection, buildContent, buildInstallation, buildMember, buildOrg, buildSpace, buildTeam } from '../support/factories.ts';
 import { ConversationIssue } from '../../src/domain/entities/conversation-issue.entity.ts';
 import { IssueCluster } from '../../src/domain/entities/issue-cluster.entity.ts';
 import { extractPendingIssues } from '../../src/domain/conversations/process-conversations.ts';
 import { OpenApiSpec } from '../../src/domain/entities/openapi-spec.entity.ts';
 import { GuardedHttp, parseAllowlist } from '../../src/domain/net/guarded-http.ts';
 import { processSpec } from '../../src/domain/openapi/process-spec.ts';
+import { Space } from '../../src/domain/entities/space.entity.ts';
 import type { MatrixContext, MatrixRow, PathParams } from '../support/operation-matrix.ts';
 import { changeRequestRows } from './operation-matrix.change-requests.rows.ts';
 
@@ -157,6 +158,40 @@ const glossaryEntry = once('glossaryEntry', async (ctx) => {
   return { organizationId: ctx.cast.org.id, glossaryEntryId: list.body.items[0].id as string };
 });
 
+/**
+ * A change request opened by the `create` member (so the admin may review it, and the
+ * `review` member is too low to change it), holding two pages of its own.
+ */
+const CR_PAGE_A = 'matrixPageA000000000';
+const CR_PAGE_B = 'matrixPageB000000000';
+const newChangeRequest = async (ctx: MatrixContext) => {
+  const em = ctx.api.em();
+  const sp = await ctx.api.em().findOneOrFail(Space, { id: (await space(ctx)).spaceId! });
+  const cr = await buildChangeRequest(em, sp, ctx.cast.members.create);
+  await buildChangeRequestContent(em, sp, cr, ctx.cast.members.create, [
+    { id: CR_PAGE_A, kind: 'document', title: 'A', markdown: 'a' },
+    { id: CR_PAGE_B, kind: 'document', title: 'B', markdown: 'b' },
+  ]);
+  return { spaceId: sp.id, changeRequestId: cr.id };
+};
+const changeRequest = once('changeRequest', newChangeRequest);
+const crPageA = async (ctx: MatrixContext) => ({ ...(await newChangeRequest(ctx)), pageId: CR_PAGE_A });
+const sharedCrPage = once('crPage', crPageA);
+const review = once('review', async (ctx) => {
+  const p = await changeRequest(ctx);
+  const res = await ctx.api.request('POST', `/v1/spaces/${p.spaceId}/change-requests/${p.changeRequestId}/reviews`, { token: ctx.cast.members.review.token, body: { status: 'approved' } });
+  if (res.status !== 201) throw new Error(`review: ${res.status} ${JSON.stringify(res.body)}`);
+  return { ...p, reviewId: res.body.id as string };
+});
+const newRequestedReviewer = async (ctx: MatrixContext) => {
+  const p = await newChangeRequest(ctx);
+  const userId = ctx.cast.members.review.user.id;
+  const res = await ctx.api.request('POST', `/v1/spaces/${p.spaceId}/change-requests/${p.changeRequestId}/requested-reviewers`, { token: ctx.cast.admin.token, body: { users: [userId] } });
+  if (res.status !== 200) throw new Error(`requested reviewer: ${res.status} ${JSON.stringify(res.body)}`);
+  return { ...p, userId };
+};
+const crRead = (rest: string) => (p: PathParams) => `/v1/spaces/${p.spaceId}/change-requests/${p.changeRequestId}${rest}`;
+
 const specRead = (p: PathParams) => `/v1/orgs/${p.organizationId}/openapi/${p.specSlug}`;
 
 const spaceRead = (p: PathParams) => `/v1/spaces/${p.spaceId}`;
@@ -274,6 +309,18 @@ export const rows: MatrixRow[] = [
   { operationId: 'listFiles', subject: space, status: 200, bad: { query: 'limit=-1' } },
   { operationId: 'listSpaceLinks', subject: space, status: 200, bad: { query: 'limit=-1' } },
   { operationId: 'searchSpaceContent', subject: space, query: 'query=hello', status: 200, bad: { query: 'limit=-1' } },
+  // change requests: page edits (beyond GitBook), reviews and requested reviewers
+  { operationId: 'createPageInChangeRequest', subject: changeRequest, body: { title: 'Matrix page', markdown: '# Matrix' }, bad: { body: { title: 42 } }, status: 201 },
+  { operationId: 'updatePageInChangeRequest', subject: sharedCrPage, body: { title: 'Renamed page' }, bad: { body: {} }, status: 200 },
+  // A fresh subject each time: a second identical move would change nothing (409).
+  { operationId: 'movePageInChangeRequest', subject: crPageA, body: { parent: CR_PAGE_B }, bad: { body: {} }, status: 200 },
+  { operationId: 'deletePageInChangeRequest', subject: crPageA, destroys: true, status: 205 },
+  { operationId: 'submitChangeRequestReview', subject: changeRequest, body: { status: 'approved' }, bad: { body: { status: 'maybe' } }, status: 201, observe: crRead('/reviews') },
+  { operationId: 'getReviewsByChangeRequestId', subject: changeRequest, status: 200, bad: { query: 'limit=-1' } },
+  { operationId: 'getChangeRequestReviewById', subject: review, status: 200 },
+  { operationId: 'requestReviewersForChangeRequest', subject: changeRequest, body: async (ctx: MatrixContext) => ({ users: [ctx.cast.members.comment.user.id] }), bad: { body: { users: 'everyone' } }, status: 200, observe: crRead('/requested-reviewers') },
+  { operationId: 'getRequestedReviewersByChangeRequestId', subject: changeRequest, status: 200, bad: { query: 'limit=-1' } },
+  { operationId: 'removeRequestedReviewerFromChangeRequest', subject: newRequestedReviewer, destroys: true, status: 205, observe: crRead('/requested-reviewers') },
   // conversations: integrations ingest, members with an organization role read (guests: 403)
   { operationId: 'ingestConversation', subject: org, callers: installationCallers, body: () => ({ id: `m-${Math.random().toString(36).slice(2, 10)}`, parts: [{ type: 'message', role: 'user', body: 'Where is the API key?' }] }), bad: { body: [{ id: 'fine', parts: [] }, { id: 'bad', parts: [{ type: 'message', role: 'robot', body: 'x' }] }] }, status: 204, observe: conversationsRead },
   { operationId: 'listConversations', subject: org, status: 200, bad: { query: 'limit=-1' } },

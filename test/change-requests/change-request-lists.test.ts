@@ -59,7 +59,7 @@ describe('listChangeRequestsForSpace', () => {
     draft = await buildChangeRequest(api.em(), space, editor, { status: 'draft', cluster });
     await buildChangeRequestContent(api.em(), space, opened[1]!, reader, [{ kind: 'document', title: 'By the reader' }]);
     const em2 = api.em();
-    em2.create(RequestedReviewer, { changeRequest: opened[4]!.id, user: reader.user.id, requestedBy: admin.user.id });
+    em2.create(RequestedReviewer, { changeRequest: opened[4]!.id, user: reader.user.id, requestedBy: admin.user.id, revision: opened[4]!.revision });
     await em2.flush();
   });
 

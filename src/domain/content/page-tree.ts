@@ -21,6 +21,9 @@ export type PageSpec = {
   children?: PageSpec[];
 };
 
+/** The largest page body (Markdown, in UTF-8 bytes) Vellum takes, from an import or an edit. */
+export const MAX_PAGE_BYTES = 5 * 1024 * 1024;
+
 type NodeRow = Omit<PageNode, 'createdAt'>;
 type BodyRow = { hash: string; markdown: string; links?: string[] };
 

@@ -5,9 +5,9 @@ import { Migration } from '@mikro-orm/migrations';
  * tokens carrying milliseconds, and a row stamped by SQL `now()` (microseconds) would sort
  * apart from its own token, skipping rows that share its millisecond.
  */
-export class Migration20261125113000_change_request_updated_ms extends Migration {
+export class Migration20261125160000_change_request_updated_ms extends Migration {
 
-  override name = 'Migration20261125113000_change_request_updated_ms';
+  override name = 'Migration20261125160000_change_request_updated_ms';
 
   override up(): void | Promise<void> {
     this.addSql(`alter table "change_requests" alter column "updated_at" type timestamptz(3) using ("updated_at"::timestamptz(3));`);
