@@ -1,3 +1,4 @@
+import { changeRequestsRoutes } from './change-requests/change-requests.router.ts';
 import { pageEditRoutes } from './change-requests/page-edits.router.ts';
 import { reviewRoutes } from './change-requests/reviews.router.ts';
 import { mergeRoutes } from './change-requests/merge.router.ts';
@@ -35,6 +36,7 @@ export const allRoutes: AnyRoute[] = [
   ...ssoRoutes,
   ...collectionsRoutes,
   ...spacesRoutes,
+  ...changeRequestsRoutes,
   ...contentRoutes,
   ...downloadRoutes,
   ...templateRoutes,

@@ -7,6 +7,7 @@ import { GuardedHttp, parseAllowlist } from '../../src/domain/net/guarded-http.t
 import { processSpec } from '../../src/domain/openapi/process-spec.ts';
 import { Space } from '../../src/domain/entities/space.entity.ts';
 import type { MatrixContext, MatrixRow, PathParams } from '../support/operation-matrix.ts';
+import { changeRequestRows } from './operation-matrix.change-requests.rows.ts';
 
 // Subjects shared by the rows that leave them intact; destroyers build their own.
 const shared = new Map<string, Promise<PathParams>>();
@@ -354,4 +355,5 @@ export const rows: MatrixRow[] = [
   { operationId: 'updateChangeRequest', subject: mergeableChangeRequest, status: 200 },
   { operationId: 'mergeChangeRequest', subject: newMergeableChangeRequest, destroys: true, status: 200, observe: (p) => `/v1/spaces/${p.spaceId}/content` },
   { operationId: 'getChangeRequestMergeability', subject: mergeableChangeRequest, status: 200 },
+  ...changeRequestRows,
 ];
