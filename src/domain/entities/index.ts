@@ -2,6 +2,8 @@ import { AgentInstructionsSchema } from './agent-instructions.entity.ts';
 import { ApiTokenSchema } from './api-token.entity.ts';
 import { BlobTombstoneSchema } from './blob-tombstone.entity.ts';
 import { CollectionSchema } from './collection.entity.ts';
+import { CommentReactionSchema } from './comment-reaction.entity.ts';
+import { CommentSchema } from './comment.entity.ts';
 import { ConversationClusteringSchema } from './conversation-clustering.entity.ts';
 import { ConversationIssueSchema } from './conversation-issue.entity.ts';
 import { ConversationSchema } from './conversation.entity.ts';
@@ -71,4 +73,6 @@ export const entities = [
   TranslationRunSchema,
   TranslationPageSchema,
   GlossaryEntrySchema,
+  CommentSchema,
+  CommentReactionSchema,
 ];
