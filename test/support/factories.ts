@@ -21,6 +21,9 @@ import type { Space } from '../../src/domain/entities/space.entity.ts';
 import type { BlobStore } from '../../src/domain/storage/blob-store.ts';
 import type { Collection } from '../../src/domain/entities/collection.entity.ts';
 import { loadOrgView } from '../../src/domain/organizations/org-view.ts';
+import { commitOnChangeRequest } from '../../src/domain/change-requests/commit-change-request.ts';
+import { openChangeRequest, type OpenChangeRequestInput } from '../../src/domain/change-requests/open-change-request.ts';
+import type { ChangeRequest } from '../../src/domain/entities/change-request.entity.ts';
 
 export const TEST_CERTIFICATE = readFileSync(new URL('../fixtures/idp-cert.pem', import.meta.url), 'utf8');
 
@@ -104,4 +107,21 @@ export async function buildCast<R extends CastRole>(em: EntityManager, roles: re
   for (const role of roles) members[role] = await buildMember(em, org, role === 'guest' ? null : role);
   const outsider = (await buildOrg(em)).owner;
   return { org, admin, members, outsider };
+}
+
+/** A change request opened on the space's current content, as the API would (next number). */
+export async function buildChangeRequest(
+  em: EntityManager,
+  space: Space,
+  author: Caller,
+  input: OpenChangeRequestInput = {},
+) {
+  return openChangeRequest(em, space, author.user, { subject: `Change ${newId().slice(0, 6)}`, status: 'open', ...input });
+}
+
+/** Commits `pages` as a change request's new head (replacing its tree), as an editor would. */
+export async function buildChangeRequestContent(em: EntityManager, space: Space, changeRequest: ChangeRequest, author: Caller, pages: PageSpec[]) {
+  return commitOnChangeRequest(em, space, changeRequest, async (_tx, head) => ({ pages, files: head.files, variables: head.variables }), {
+    contributor: author.user.id,
+  });
 }

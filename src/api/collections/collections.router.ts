@@ -12,7 +12,7 @@ import { paged, PagingQuery } from '../http/common.schema.ts';
 import { GrantBody, MoveBody, toPosition, TransferBody } from '../http/content.schema.ts';
 import { defineRoute } from '../http/route.ts';
 import { OrgParams } from '../orgs/orgs.schema.ts';
-import { presentSpace } from '../spaces/spaces.presenter.ts';
+import { presentSpaces } from '../spaces/spaces.presenter.ts';
 import { SpaceWire } from '../spaces/spaces.schema.ts';
 import { presentCollection } from './collections.presenter.ts';
 import {
@@ -86,7 +86,7 @@ export const collectionsRoutes = [
     responses: { 200: { description: 'Spaces', schema: paged(SpaceWire) } },
     async handle({ em, query, deps, subject: { collection, access } }) {
       const page = await listReadableSpaces(em, access, collection.id, query);
-      return { status: 200, body: { ...page, items: page.items.map((s) => presentSpace(s, access, deps.urls)) } };
+      return { status: 200, body: { ...page, items: await presentSpaces(em, page.items, access, deps.urls) } };
     },
   }),
   defineRoute({

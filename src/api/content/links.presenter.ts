@@ -1,3 +1,4 @@
+import type { SpaceCounts } from '../../domain/content/space-counts.ts';
 import type { ContentRef, ResolvedLink } from '../../domain/content/links.ts';
 import { flattenTree, type TreePage } from '../../domain/content/revision-reader.ts';
 import type { FileEntry } from '../../domain/entities/file-entry.entity.ts';
@@ -14,7 +15,7 @@ export type Where = {
   files: Map<string, Record<string, unknown>>;
 };
 
-export function whereOf(r: Awaited<ReturnType<typeof readRevision>>, tree: TreePage[], files: FileEntry[], deps: ApiDeps): Where {
+export function whereOf(r: Awaited<ReturnType<typeof readRevision>>, tree: TreePage[], files: FileEntry[], deps: ApiDeps, counts: SpaceCounts): Where {
   const ctx = { spaceId: r.space.id, urls: deps.urls, metadata: false };
   const fileCtx = fileContext(deps, false);
   // A location names a page, not its subtree: children are read from the page itself.
@@ -26,7 +27,7 @@ export function whereOf(r: Awaited<ReturnType<typeof readRevision>>, tree: TreeP
   return {
     context: {
       organization: presentOrganization(r.access.org, deps.urls),
-      space: presentSpace(r.space, r.access, deps.urls),
+      space: presentSpace(r.space, r.access, deps.urls, counts),
       versionContext: { type: 'revision', revision },
     },
     pages,

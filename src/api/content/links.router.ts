@@ -1,3 +1,4 @@
+import { loadOneSpaceCounts } from '../../domain/content/space-counts.ts';
 import { spaceRules } from '../../domain/content/content.policy.ts';
 import { resolveLinks, targetKey, type ResolvedLink } from '../../domain/content/links.ts';
 import { spaceResource, type LoadedSpace } from '../../domain/content/load-content.ts';
@@ -32,7 +33,7 @@ async function revisionLinks(em: Parameters<typeof readRevision>[0], space: Load
   const r = await readRevision(em, space);
   const [tree, files] = [await r.tree(), await r.files()];
   const links = await resolveLinks(em, tree, files, deps.config.appUrl);
-  return { tree, files, links, where: whereOf(r, tree, files, deps) };
+  return { tree, files, links, where: whereOf(r, tree, files, deps, await loadOneSpaceCounts(em, r.space.id)) };
 }
 
 /** The revision's links, for a page that must be in it (404 otherwise). */

@@ -1,4 +1,6 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Space } from '../../domain/entities/space.entity.ts';
+import { loadSpaceCounts, type SpaceCounts } from '../../domain/content/space-counts.ts';
 import type { ContentRoles } from '../../domain/content/content-roles.ts';
 import { SPACE_PERMISSION_KEYS, spaceRules } from '../../domain/content/content.policy.ts';
 import { spaceView } from '../../domain/content/load-content.ts';
@@ -9,7 +11,7 @@ import type { SpaceWire } from './spaces.schema.ts';
 
 type SpaceBody = z.infer<typeof SpaceWire>;
 
-export function presentSpace(space: Space, access: ContentRoles, urls: Urls): SpaceBody {
+export function presentSpace(space: Space, access: ContentRoles, urls: Urls, counts: SpaceCounts): SpaceBody {
   return {
     object: 'space',
     id: space.id,
@@ -31,11 +33,17 @@ export function presentSpace(space: Space, access: ContentRoles, urls: Urls): Sp
     ...(space.language ? { language: space.language as SpaceBody['language'] } : {}),
     revision: space.revision,
     defaultLevel: space.defaultLevel ?? null,
-    // Comments and change requests are not built yet: these counts are truly zero.
-    comments: 0,
-    changeRequests: 0,
-    changeRequestsOpen: 0,
-    changeRequestsDraft: 0,
+    ...counts,
     permissions: permissionsOf(spaceRules, spaceView(access, space), SPACE_PERMISSION_KEYS),
   };
+}
+
+/** Spaces with their counts, loaded for all of them at once. */
+export async function presentSpaces(em: EntityManager, spaces: Space[], access: ContentRoles, urls: Urls): Promise<SpaceBody[]> {
+  const counts = await loadSpaceCounts(em, spaces.map((s) => s.id));
+  return spaces.map((s) => presentSpace(s, access, urls, counts.get(s.id)!));
+}
+
+export async function presentOneSpace(em: EntityManager, space: Space, access: ContentRoles, urls: Urls): Promise<SpaceBody> {
+  return (await presentSpaces(em, [space], access, urls))[0]!;
 }

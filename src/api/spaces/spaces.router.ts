@@ -17,7 +17,7 @@ import { defineRoute } from '../http/route.ts';
 import { z } from '../http/zod.ts';
 import { MemberParams } from '../members/members.schema.ts';
 import { OrgParams } from '../orgs/orgs.schema.ts';
-import { presentSpace } from './spaces.presenter.ts';
+import { presentOneSpace, presentSpaces } from './spaces.presenter.ts';
 import { CreateSpaceBody, MemberSpaceItem, MemberSpacesQuery, SpaceParams, SpaceWire, UpdateSpaceBody } from './spaces.schema.ts';
 
 const tags = ['spaces'];
@@ -36,8 +36,8 @@ export const spacesRoutes = [
     load: spaceResource,
     authorize: { rules: spaceRules, action: 'view' },
     responses: ok,
-    async handle({ subject: { space, access }, deps }) {
-      return { status: 200, body: presentSpace(space, access, deps.urls) };
+    async handle({ em, subject: { space, access }, deps }) {
+      return { status: 200, body: await presentOneSpace(em, space, access, deps.urls) };
     },
   }),
   defineRoute({
@@ -53,7 +53,7 @@ export const spacesRoutes = [
     responses: ok,
     async handle({ em, body, deps, subject: { space, access } }) {
       await updateSpace(em, space, body);
-      return { status: 200, body: presentSpace(space, access, deps.urls) };
+      return { status: 200, body: await presentOneSpace(em, space, access, deps.urls) };
     },
   }),
   defineRoute({
@@ -84,7 +84,7 @@ export const spacesRoutes = [
     responses: ok,
     async handle({ em, deps, subject: { space, access } }) {
       await restoreSpace(em, space, deps.clock, deps.config.spaceRetentionDays * DAY_MS);
-      return { status: 200, body: presentSpace(space, access, deps.urls) };
+      return { status: 200, body: await presentOneSpace(em, space, access, deps.urls) };
     },
   }),
   defineRoute({
@@ -102,7 +102,7 @@ export const spacesRoutes = [
       // The copy shares the content but not the search index: it is built with the copy.
       const copy = await duplicateSpace(em, space);
       recordContentChange(em, outbox, copy);
-      const body = presentSpace(copy, access, deps.urls);
+      const body = await presentOneSpace(em, copy, access, deps.urls);
       return { status: 201, body, location: body.urls.location };
     },
   }),
@@ -119,7 +119,7 @@ export const spacesRoutes = [
     responses: ok,
     async handle({ em, body, deps, subject: { space, access } }) {
       await moveItem(em, access, space, { parent: body.parent, position: toPosition(body.position) });
-      return { status: 200, body: presentSpace(space, access, deps.urls) };
+      return { status: 200, body: await presentOneSpace(em, space, access, deps.urls) };
     },
   }),
   defineRoute({
@@ -136,7 +136,7 @@ export const spacesRoutes = [
     async handle({ actor, em, body, deps, subject: { space, access } }) {
       await transferItem(em, actor, access, space, body);
       const targetAccess = await ContentRoles.load(em, await loadOrgView(em, actor, space.organization.id));
-      return { status: 200, body: presentSpace(space, targetAccess, deps.urls) };
+      return { status: 200, body: await presentOneSpace(em, space, targetAccess, deps.urls) };
     },
   }),
   defineRoute({
@@ -168,7 +168,7 @@ export const spacesRoutes = [
     responses: { 200: { description: 'Spaces', schema: paged(SpaceWire) } },
     async handle({ em, query, deps, subject: { access } }) {
       const page = await listReadableSpaces(em, access, undefined, query);
-      return { status: 200, body: { ...page, items: page.items.map((s) => presentSpace(s, access, deps.urls)) } };
+      return { status: 200, body: { ...page, items: await presentSpaces(em, page.items, access, deps.urls) } };
     },
   }),
   defineRoute({
@@ -184,7 +184,7 @@ export const spacesRoutes = [
     responses: { 201: { description: 'The new space', schema: SpaceWire } },
     async handle({ em, body, deps, subject: { access, parent } }) {
       const space = await createSpace(em, access, { ...body, parent });
-      const presented = presentSpace(space, access, deps.urls);
+      const presented = await presentOneSpace(em, space, access, deps.urls);
       return { status: 201, body: presented, location: presented.urls.location };
     },
   }),
@@ -204,7 +204,8 @@ export const spacesRoutes = [
       const theirs = await ContentRoles.load(em, { actor: { kind: 'user', user: member.user }, organization: org.organization, member });
       const mine = await ContentRoles.load(em, org);
       const page = await listSpacesWithRole(em, theirs, mine, query.order, query);
-      const items = page.items.map(({ space, role }) => ({ permission: role, space: presentSpace(space, mine, deps.urls) }));
+      const spaces = await presentSpaces(em, page.items.map((i) => i.space), mine, deps.urls);
+      const items = page.items.map(({ role }, i) => ({ permission: role, space: spaces[i]! }));
       return { status: 200, body: { ...page, items } };
     },
   }),

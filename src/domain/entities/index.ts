@@ -1,9 +1,13 @@
 import { AgentInstructionsSchema } from './agent-instructions.entity.ts';
 import { ApiTokenSchema } from './api-token.entity.ts';
 import { BlobTombstoneSchema } from './blob-tombstone.entity.ts';
+import { ChangeRequestContributorSchema } from './change-request-contributor.entity.ts';
+import { ChangeRequestReviewSchema } from './change-request-review.entity.ts';
+import { ChangeRequestSchema } from './change-request.entity.ts';
 import { CollectionSchema } from './collection.entity.ts';
 import { CommentReactionSchema } from './comment-reaction.entity.ts';
 import { CommentSchema } from './comment.entity.ts';
+import { RequestedReviewerSchema } from './requested-reviewer.entity.ts';
 import { ConversationClusteringSchema } from './conversation-clustering.entity.ts';
 import { ConversationIssueSchema } from './conversation-issue.entity.ts';
 import { ConversationSchema } from './conversation.entity.ts';
@@ -53,6 +57,10 @@ export const entities = [
   CollectionSchema,
   SpaceSchema,
   RevisionSchema,
+  ChangeRequestSchema,
+  ChangeRequestContributorSchema,
+  ChangeRequestReviewSchema,
+  RequestedReviewerSchema,
   ContentPermissionSchema,
   PageBodySchema,
   PageNodeSchema,

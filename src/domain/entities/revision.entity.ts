@@ -23,6 +23,10 @@ export const RevisionSchema = defineEntity({
     files: p.array().default([]),
     variables: p.json<Record<string, string | number | boolean>>().defaultRaw("'{}'").onCreate(() => ({})),
     git: p.json<RevisionGit>().nullable(),
+    /** Set on the revisions of a change request's chain; null on main's. */
+    changeRequest: p.string().length(20).nullable(),
+    /** On a `merge` revision of main: the change request merged. */
+    mergedFrom: p.string().length(20).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   indexes: [{ properties: ['space', 'createdAt'] }],

@@ -27,6 +27,8 @@ export const SpaceSchema = defineEntity({
     position: p.string().length(128).collation('C'),
     /** The revision that is the space's current content. */
     revision: p.string().length(20),
+    /** The last change-request number given out in this space (numbers are never reused). */
+    changeRequestSeq: p.integer().default(0),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
     /** Set while the space is in the bin; purged once older than the retention window. */

@@ -17,6 +17,7 @@ import { Migration20261123140000_conversations } from './Migration20261123140000
 import { Migration20261123150000_conversation_clusterings } from './Migration20261123150000_conversation_clusterings.ts';
 import { Migration20261124100000_issue_embeddings } from './Migration20261124100000_issue_embeddings.ts';
 import { Migration20261124110000_translations } from './Migration20261124110000_translations.ts';
+import { Migration20261125100000_change_requests } from './Migration20261125100000_change_requests.ts';
 
 /**
  * Every migration, in order. Listed explicitly so that runs do not depend on
@@ -42,4 +43,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123150000_conversation_clusterings', class: Migration20261123150000_conversation_clusterings },
   { name: 'Migration20261124100000_issue_embeddings', class: Migration20261124100000_issue_embeddings },
   { name: 'Migration20261124110000_translations', class: Migration20261124110000_translations },
+  { name: 'Migration20261125100000_change_requests', class: Migration20261125100000_change_requests },
 ];
