@@ -1,5 +1,5 @@
 import { collectionsRoutes } from './collections/collections.router.ts';
-import { spaceCommentRoutes } from './comments/comments.router.ts';
+import { commentsRoutes } from './comments/comments.router.ts';
 import { contentRoutes } from './content/content.router.ts';
 import { clustersRoutes } from './conversations/clusters.router.ts';
 import { conversationsRoutes } from './conversations/conversations.router.ts';
@@ -47,5 +47,5 @@ export const allRoutes: AnyRoute[] = [
   ...translationsRoutes,
   ...glossaryRoutes,
   ...translationRunRoutes,
-  ...spaceCommentRoutes,
+  ...commentsRoutes,
 ];

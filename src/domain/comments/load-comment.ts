@@ -16,9 +16,9 @@ export function commentView(scope: { view: ContentView }, comment: Comment, acto
   return { ...scope.view, author: actor.kind === 'user' && comment.author.id === actor.user.id };
 }
 
-/** Scoping conditions of a scope's comments. */
+/** Scoping conditions: the space, and its change request or none (a space's comments are not its change requests'). */
 export function inScope(scope: CommentScope) {
-  return { space: scope.space.id };
+  return { space: scope.space.id, changeRequest: scope.changeRequest?.id ?? null };
 }
 
 export async function findThread(em: EntityManager, scope: CommentScope, commentId: string): Promise<Comment> {

@@ -20,7 +20,7 @@ export type ReplyPatch = ReactionChange & { body?: CommentBodyInput | undefined;
 export async function postReply(em: EntityManager, loaded: LoadedThread, author: User, body: CommentBodyInput, now: Date): Promise<Comment> {
   assertNotDeleted(loaded.space);
   await holdComment(em, loaded.thread.id, 'Comment');
-  const reply = em.create(Comment, { space: loaded.space, parent: loaded.thread, author, ...storedBody(body), postedAt: now });
+  const reply = em.create(Comment, { space: loaded.space, changeRequest: loaded.changeRequest, parent: loaded.thread, author, ...storedBody(body), postedAt: now });
   await em.flush();
   return reply;
 }

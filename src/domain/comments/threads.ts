@@ -1,3 +1,4 @@
+import { ref } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findInTree, loadRevision, loadTree } from '../content/revision-reader.ts';
 import { assertNotDeleted } from '../content/spaces.ts';
@@ -20,6 +21,7 @@ export async function postThread(em: EntityManager, scope: CommentScope, author:
   if (input.page !== undefined) await assertPageIn(em, scope, revision, input.page);
   const thread = em.create(Comment, {
     space: scope.space,
+    changeRequest: scope.changeRequest,
     author,
     ...storedBody(input.body),
     revision,
@@ -52,8 +54,10 @@ export async function updateThread(em: EntityManager, loaded: LoadedThread, call
 export function resolution(resolved: boolean | undefined, caller: User, now: Date): ((locked: Comment) => void) | undefined {
   if (resolved === undefined) return undefined;
   return (locked) => {
-    if (resolved && locked.status === 'open') Object.assign(locked, { status: 'resolved', resolvedAt: now, resolvedBy: caller });
-    if (!resolved && locked.status === 'resolved') Object.assign(locked, { status: 'open', resolvedAt: null, resolvedBy: null });
+    if (resolved === (locked.status === 'resolved')) return;
+    locked.status = resolved ? 'resolved' : 'open';
+    locked.resolvedAt = resolved ? now : null;
+    locked.resolvedBy = resolved ? ref(caller) : null;
   };
 }
 

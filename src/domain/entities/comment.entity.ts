@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { newId } from '../shared/ids.ts';
+import { ChangeRequest } from './change-request.entity.ts';
 import { Space } from './space.entity.ts';
 import { User } from './user.entity.ts';
 
@@ -11,7 +12,8 @@ export type CommentDocument = { object: 'document'; data: Record<string, unknown
 /**
  * A thread's opening comment (`parent` null) or a reply in it (`parent` set). Both have an
  * author, a body and reactions; only threads have a target and a status. Every row names
- * its space, so a space going away takes its comments with it; replies and reactions go
+ * its space and, in a change request's discussion, the change request, so either going
+ * away takes its comments with it; replies and reactions go
  * with their thread (cascades), so a thread deleted while a reply is posted leaves nothing
  * behind.
  *
@@ -24,6 +26,8 @@ export const CommentSchema = defineEntity({
   properties: {
     id: p.string().length(20).primary().onCreate(() => newId()),
     space: () => p.manyToOne(Space).ref().deleteRule('cascade'),
+    /** Set when the discussion is a change request's; a space's own comments have none. */
+    changeRequest: () => p.manyToOne(ChangeRequest).ref().nullable().deleteRule('cascade'),
     parent: () => p.manyToOne(CommentSchema).ref().nullable().deleteRule('cascade'),
     author: () => p.manyToOne(User).ref().deleteRule('cascade'),
     markdown: p.text().nullable(),
@@ -42,6 +46,7 @@ export const CommentSchema = defineEntity({
   },
   indexes: [
     { properties: ['space', 'postedAt', 'id'] },
+    { properties: ['changeRequest', 'postedAt', 'id'] },
     { properties: ['parent', 'postedAt', 'id'] },
   ],
 });
