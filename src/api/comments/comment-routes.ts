@@ -62,9 +62,9 @@ function bodyOf(body: z.infer<typeof BodySchema>): CommentBodyInput {
   return {};
 }
 
-/** Answers to writes come in the format asked, or else the form the body was written in. */
-function formatAfterWrite(asked: BodyFormat | undefined, body: z.infer<typeof BodySchema> | undefined): BodyFormat {
-  return asked ?? (body?.document !== undefined ? 'document' : 'markdown');
+/** Answers to writes come in the format asked, or else the form the body is stored in. */
+function formatAfterWrite(asked: BodyFormat | undefined, written: Comment): BodyFormat {
+  return asked ?? (written.document != null ? 'document' : 'markdown');
 }
 
 async function context(em: EntityManager, deps: ApiDeps, scope: CommentScope, actor: Actor, format: BodyFormat, comments: Comment[], kind: 'threads' | 'replies'): Promise<CommentContext> {
@@ -113,7 +113,7 @@ export function commentRoutes(f: CommentFamily): AnyRoute[] {
       responses: { 200: ok },
       async handle({ em, body, actor, deps, subject: scope }) {
         const thread = await postThread(em, scope, actor.user, { ...body, body: bodyOf(body.body) }, deps.clock.now());
-        const ctx = await context(em, deps, scope, actor, formatAfterWrite(undefined, body.body), [thread], 'threads');
+        const ctx = await context(em, deps, scope, actor, formatAfterWrite(undefined, thread), [thread], 'threads');
         return { status: 200, body: presentThread(thread, ctx) };
       },
     }),
@@ -151,7 +151,7 @@ export function commentRoutes(f: CommentFamily): AnyRoute[] {
         const patch = { ...body, body: body.body && bodyOf(body.body) };
         await updateThread(em, subject, actor.user, patch, deps.clock.now());
         await em.populate(subject.thread, ['author', 'resolvedBy']);
-        const ctx = await context(em, deps, subject, actor, formatAfterWrite(undefined, body.body), [subject.thread], 'threads');
+        const ctx = await context(em, deps, subject, actor, formatAfterWrite(undefined, subject.thread), [subject.thread], 'threads');
         return { status: 200, body: presentThread(subject.thread, ctx) };
       },
     }),
@@ -207,7 +207,7 @@ export function commentRoutes(f: CommentFamily): AnyRoute[] {
       async handle({ em, query, body, actor, deps, subject }) {
         const reply = await postReply(em, subject, actor.user, bodyOf(body.body), deps.clock.now());
         const asked = (query as { format?: BodyFormat } | undefined)?.format;
-        const ctx = await context(em, deps, subject, actor, formatAfterWrite(asked, body.body), [reply], 'replies');
+        const ctx = await context(em, deps, subject, actor, formatAfterWrite(asked, reply), [reply], 'replies');
         return { status: 200, body: presentReply(reply, ctx) };
       },
     }),
@@ -243,7 +243,7 @@ export function commentRoutes(f: CommentFamily): AnyRoute[] {
       responses: { 200: okReply },
       async handle({ em, body, actor, deps, subject }) {
         await updateReply(em, subject, actor.user, { ...body, body: body.body && bodyOf(body.body) }, deps.clock.now());
-        const ctx = await context(em, deps, subject, actor, formatAfterWrite(undefined, body.body), [subject.reply], 'replies');
+        const ctx = await context(em, deps, subject, actor, formatAfterWrite(undefined, subject.reply), [subject.reply], 'replies');
         return { status: 200, body: presentReply(subject.reply, ctx) };
       },
     }),
