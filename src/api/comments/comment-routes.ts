@@ -25,7 +25,7 @@ import {
   PostCommentBody,
   PostReplyBody,
   UpdateCommentBody,
-  type CommentBodyInput as BodySchema,
+  type WrittenBody,
 } from './comments.schema.ts';
 
 type Operation = 'list' | 'post' | 'get' | 'update' | 'delete' | 'listReplies' | 'postReply' | 'getReply' | 'updateReply' | 'deleteReply';
@@ -46,7 +46,7 @@ export type CommentFamily = {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   scope: Resource<CommentScope, ContentView, any>;
   operationIds: Record<Operation, string>;
-  updateReplyBody: z.ZodType<{ body?: z.infer<typeof BodySchema> | undefined; resolved?: boolean | undefined; addedReactions?: string[] | undefined; removedReactions?: string[] | undefined }>;
+  updateReplyBody: z.ZodType<{ body?: WrittenBody | undefined; resolved?: boolean | undefined; addedReactions?: string[] | undefined; removedReactions?: string[] | undefined }>;
   /** Whether posting a reply takes `format` (GitBook documents it for change requests only). */
   postReplyFormat: boolean;
 };
@@ -56,7 +56,7 @@ const okReply = { description: 'The reply', schema: CommentReplyWire };
 const deleted = { 205: { description: 'Deleted' }, 204: { description: 'There was no such comment' } };
 
 /** The three body forms as the domain takes them. */
-function bodyOf(body: z.infer<typeof BodySchema>): CommentBodyInput {
+function bodyOf(body: WrittenBody): CommentBodyInput {
   if (body.markdown !== undefined) return { markdown: body.markdown };
   if (body.document !== undefined) return { document: body.document };
   return {};

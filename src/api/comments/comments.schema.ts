@@ -29,6 +29,7 @@ export const CommentBodyInput = z
   .strict()
   .refine((b) => b.markdown === undefined || b.document === undefined, { message: 'give markdown or document, not both' })
   .openapi({ description: 'One of `{markdown}`, `{document}` or `{}` (an empty body). Markdown is stored exactly as given.' });
+export type WrittenBody = z.infer<typeof CommentBodyInput>;
 
 const TableCellTarget = z.object({ record: z.string().min(1).max(100), definition: z.string().min(1).max(100) }).meta({ id: 'TableCellTarget' });
 
