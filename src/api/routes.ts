@@ -1,3 +1,6 @@
+import { pageEditRoutes } from './change-requests/page-edits.router.ts';
+import { reviewRoutes } from './change-requests/reviews.router.ts';
+import { mergeRoutes } from './change-requests/merge.router.ts';
 import { collectionsRoutes } from './collections/collections.router.ts';
 import { commentsRoutes } from './comments/comments.router.ts';
 import { contentRoutes } from './content/content.router.ts';
@@ -36,6 +39,8 @@ export const allRoutes: AnyRoute[] = [
   ...contentRoutes,
   ...downloadRoutes,
   ...templateRoutes,
+  ...pageEditRoutes,
+  ...reviewRoutes,
   ...linksRoutes,
   ...searchRoutes,
   ...gitRoutes,
@@ -48,4 +53,5 @@ export const allRoutes: AnyRoute[] = [
   ...glossaryRoutes,
   ...translationRunRoutes,
   ...commentsRoutes,
+  ...mergeRoutes,
 ];

@@ -1,4 +1,4 @@
-import { TEST_CERTIFICATE, buildChangeRequest, buildCollection, buildContent, buildInstallation, buildMember, buildOrg, buildSpace, buildTeam } from '../support/factories.ts';
+import { TEST_CERTIFICATE, buildChangeRequest, buildChangeRequestContent, buildCollection, buildContent, buildInstallation, buildMember, buildOrg, buildSpace, buildTeam } from '../support/factories.ts';
 import { ConversationIssue } from '../../src/domain/entities/conversation-issue.entity.ts';
 import { IssueCluster } from '../../src/domain/entities/issue-cluster.entity.ts';
 import { extractPendingIssues } from '../../src/domain/conversations/process-conversations.ts';
@@ -157,6 +157,40 @@ const glossaryEntry = once('glossaryEntry', async (ctx) => {
   return { organizationId: ctx.cast.org.id, glossaryEntryId: list.body.items[0].id as string };
 });
 
+/**
+ * A change request opened by the `create` member (so the admin may review it, and the
+ * `review` member is too low to change it), holding two pages of its own.
+ */
+const CR_PAGE_A = 'matrixPageA000000000';
+const CR_PAGE_B = 'matrixPageB000000000';
+const newChangeRequest = async (ctx: MatrixContext) => {
+  const em = ctx.api.em();
+  const sp = await ctx.api.em().findOneOrFail(Space, { id: (await space(ctx)).spaceId! });
+  const cr = await buildChangeRequest(em, sp, ctx.cast.members.create);
+  await buildChangeRequestContent(em, sp, cr, ctx.cast.members.create, [
+    { id: CR_PAGE_A, kind: 'document', title: 'A', markdown: 'a' },
+    { id: CR_PAGE_B, kind: 'document', title: 'B', markdown: 'b' },
+  ]);
+  return { spaceId: sp.id, changeRequestId: cr.id };
+};
+const changeRequest = once('changeRequest', newChangeRequest);
+const crPageA = async (ctx: MatrixContext) => ({ ...(await newChangeRequest(ctx)), pageId: CR_PAGE_A });
+const sharedCrPage = once('crPage', crPageA);
+const review = once('review', async (ctx) => {
+  const p = await changeRequest(ctx);
+  const res = await ctx.api.request('POST', `/v1/spaces/${p.spaceId}/change-requests/${p.changeRequestId}/reviews`, { token: ctx.cast.members.review.token, body: { status: 'approved' } });
+  if (res.status !== 201) throw new Error(`review: ${res.status} ${JSON.stringify(res.body)}`);
+  return { ...p, reviewId: res.body.id as string };
+});
+const newRequestedReviewer = async (ctx: MatrixContext) => {
+  const p = await newChangeRequest(ctx);
+  const userId = ctx.cast.members.review.user.id;
+  const res = await ctx.api.request('POST', `/v1/spaces/${p.spaceId}/change-requests/${p.changeRequestId}/requested-reviewers`, { token: ctx.cast.admin.token, body: { users: [userId] } });
+  if (res.status !== 200) throw new Error(`requested reviewer: ${res.status} ${JSON.stringify(res.body)}`);
+  return { ...p, userId };
+};
+const crRead = (rest: string) => (p: PathParams) => `/v1/spaces/${p.spaceId}/change-requests/${p.changeRequestId}${rest}`;
+
 const specRead = (p: PathParams) => `/v1/orgs/${p.organizationId}/openapi/${p.specSlug}`;
 
 /** Comments live in a space of their own (its counts stay out of other rows' observations) and in a change request of it. */
@@ -189,6 +223,16 @@ const crThread = once('crThread', newThread(crScope));
 const crReply = once('crReply', newReply(crScope));
 const commentBody = { body: { markdown: 'Matrix comment' } };
 const badCommentBody = { body: { markdown: 42 } };
+/** A change request (with one page of its own) on a space of its own: merging it moves only that space. */
+const newMergeableChangeRequest = async ({ api, cast }: MatrixContext) => {
+  const em = api.em();
+  const sp = await buildSpace(em, cast.org, cast.admin);
+  await buildContent(em, sp, [{ kind: 'document', title: 'Home', markdown: '# Home\n' }]);
+  const cr = await buildChangeRequest(em, sp, cast.admin);
+  await buildChangeRequestContent(em, sp, cr, cast.admin, [{ kind: 'document', title: 'Home', markdown: '# Home\n' }, { kind: 'document', title: 'Proposed' }]);
+  return { spaceId: sp.id, changeRequestId: cr.id };
+};
+const mergeableChangeRequest = once('mergeableChangeRequest', newMergeableChangeRequest);
 
 const spaceRead = (p: PathParams) => `/v1/spaces/${p.spaceId}`;
 const collectionRead = (p: PathParams) => `/v1/collections/${p.collectionId}`;
@@ -305,6 +349,18 @@ export const rows: MatrixRow[] = [
   { operationId: 'listFiles', subject: space, status: 200, bad: { query: 'limit=-1' } },
   { operationId: 'listSpaceLinks', subject: space, status: 200, bad: { query: 'limit=-1' } },
   { operationId: 'searchSpaceContent', subject: space, query: 'query=hello', status: 200, bad: { query: 'limit=-1' } },
+  // change requests: page edits (beyond GitBook), reviews and requested reviewers
+  { operationId: 'createPageInChangeRequest', subject: changeRequest, body: { title: 'Matrix page', markdown: '# Matrix' }, bad: { body: { title: 42 } }, status: 201 },
+  { operationId: 'updatePageInChangeRequest', subject: sharedCrPage, body: { title: 'Renamed page' }, bad: { body: {} }, status: 200 },
+  // A fresh subject each time: a second identical move would change nothing (409).
+  { operationId: 'movePageInChangeRequest', subject: crPageA, body: { parent: CR_PAGE_B }, bad: { body: {} }, status: 200 },
+  { operationId: 'deletePageInChangeRequest', subject: crPageA, destroys: true, status: 205 },
+  { operationId: 'submitChangeRequestReview', subject: changeRequest, body: { status: 'approved' }, bad: { body: { status: 'maybe' } }, status: 201, observe: crRead('/reviews') },
+  { operationId: 'getReviewsByChangeRequestId', subject: changeRequest, status: 200, bad: { query: 'limit=-1' } },
+  { operationId: 'getChangeRequestReviewById', subject: review, status: 200 },
+  { operationId: 'requestReviewersForChangeRequest', subject: changeRequest, body: async (ctx: MatrixContext) => ({ users: [ctx.cast.members.comment.user.id] }), bad: { body: { users: 'everyone' } }, status: 200, observe: crRead('/requested-reviewers') },
+  { operationId: 'getRequestedReviewersByChangeRequestId', subject: changeRequest, status: 200, bad: { query: 'limit=-1' } },
+  { operationId: 'removeRequestedReviewerFromChangeRequest', subject: newRequestedReviewer, destroys: true, status: 205, observe: crRead('/requested-reviewers') },
   // conversations: integrations ingest, members with an organization role read (guests: 403)
   { operationId: 'ingestConversation', subject: org, callers: installationCallers, body: () => ({ id: `m-${Math.random().toString(36).slice(2, 10)}`, parts: [{ type: 'message', role: 'user', body: 'Where is the API key?' }] }), bad: { body: [{ id: 'fine', parts: [] }, { id: 'bad', parts: [{ type: 'message', role: 'robot', body: 'x' }] }] }, status: 204, observe: conversationsRead },
   { operationId: 'listConversations', subject: org, status: 200, bad: { query: 'limit=-1' } },
@@ -345,4 +401,8 @@ export const rows: MatrixRow[] = [
   { operationId: 'getCommentReplyInChangeRequest', subject: crReply, status: 200, bad: { query: 'format=pdf' } },
   { operationId: 'updateCommentReplyInChangeRequest', subject: crReply, body: { body: { markdown: 'Edited' } }, bad: { body: { body: { html: 'x' } } }, status: 200, observe: replyRead },
   { operationId: 'deleteCommentReplyInChangeRequest', subject: newReply(crScope), destroys: true, status: 205, ifMissing: 204, observe: replyRead },
+  // change requests: update and merge take no input (GitBook's clients send no body)
+  { operationId: 'updateChangeRequest', subject: mergeableChangeRequest, status: 200 },
+  { operationId: 'mergeChangeRequest', subject: newMergeableChangeRequest, destroys: true, status: 200, observe: (p) => `/v1/spaces/${p.spaceId}/content` },
+  { operationId: 'getChangeRequestMergeability', subject: mergeableChangeRequest, status: 200 },
 ];

@@ -20,6 +20,14 @@ const NOT_CHECKED: Record<string, string> = {
   listTranslationRuns: 'not in the published GitBook document',
   // GitBook's run answers 204 with no body; the 200 is the dry run (`?dryRun=true`), beyond GitBook.
   runTranslation: 'its JSON answer (a dry run) is beyond the published document',
+  // Page edits on a change request are beyond GitBook (which edits in its app). They answer
+  // a page as getPageById does; test/change-requests/page-edits.test.ts checks each answer
+  // against that operation's published RevisionPage.
+  createPageInChangeRequest: 'not in the published GitBook document (answers a RevisionPage, checked as getPageById)',
+  updatePageInChangeRequest: 'not in the published GitBook document (answers a RevisionPage, checked as getPageById)',
+  movePageInChangeRequest: 'not in the published GitBook document (answers a RevisionPage, checked as getPageById)',
+  // The merge dry run is Vellum's own (GitBook has no mergeability operation).
+  getChangeRequestMergeability: 'not in the published GitBook document',
 };
 
 /** The checker's own tests feed it made-up bodies: they prove the checker, not an operation. */

@@ -6,6 +6,7 @@ import { Shutdown } from '../../src/shutdown.ts';
 import type { QueueName } from '../../src/jobs/queues.ts';
 import { startWorkers } from '../../src/workers/worker.ts';
 import { translationRunJob } from '../../src/jobs/translation-run.job.ts';
+import { websiteImportJob } from '../../src/jobs/website-import.job.ts';
 import { longJobs } from './long-jobs.ts';
 import { TestProvider } from './test-providers.ts';
 import { testDatabaseUrl, testJobServices, testRedisUrl } from './test-env.ts';
@@ -20,7 +21,7 @@ const running = startWorkers({
   orm,
   log,
   connection: { url: testRedisUrl(), prefix: process.env.QUEUE_PREFIX! },
-  jobs: [...testJobs, ...longJobs, translationRunJob],
+  jobs: [...testJobs, ...longJobs, translationRunJob, websiteImportJob],
   // WORKER_QUEUES: comma-separated queue names (the test jobs' `maintenance` by default).
   queues: (process.env.WORKER_QUEUES ?? 'maintenance').split(',') as QueueName[],
   concurrency: { default: 2 },

@@ -1,4 +1,5 @@
 import { spaceRules, type ContentView } from '../../domain/content/content.policy.ts';
+import { targetChangeRequest } from '../../domain/change-requests/target-change-request.ts';
 import { loadSpace, type LoadedSpace } from '../../domain/content/load-content.ts';
 import { findInTree, loadRevision, loadTree } from '../../domain/content/revision-reader.ts';
 import { assertNotDeleted } from '../../domain/content/spaces.ts';
@@ -92,7 +93,7 @@ export const importRunRoutes = [
     method: 'post',
     path: '/org/{organizationId}/imports',
     operationId: 'startImportRun',
-    summary: 'Import a website’s pages into a space (in the background)',
+    summary: 'Import a website’s pages into a space or one of its change requests (in the background)',
     tags,
     params: z.object({ organizationId: Id }),
     body: StartImportRun,
@@ -100,16 +101,19 @@ export const importRunRoutes = [
     authorize: { rules: spaceRules, action: 'edit' },
     transactional: true,
     responses: { 201: { description: 'The run', schema: ImportRunWire } },
-    async handle({ em, params, body, outbox, subject: { space } }) {
+    async handle({ em, params, body, actor, outbox, subject: { space } }) {
       assertNotDeleted(space);
       if (body.source.type === 'file') throw new BadRequestError('source.type: file imports need uploads, which are not available yet; import a website');
-      if (body.target.changeRequest) throw new BadRequestError('target.changeRequest: change requests are not available yet');
-      if (body.target.page && !findInTree(await loadTree(em, (await loadRevision(em, space)).pages), body.target.page)) {
-        throw new BadRequestError(`target.page: no page "${body.target.page}" in the space`);
+      const changeRequest = body.target.changeRequest ? await targetChangeRequest(em, space.id, body.target.changeRequest, 'target.changeRequest') : null;
+      const into = await loadRevision(em, space, changeRequest?.revision ?? space.revision);
+      if (body.target.page && !findInTree(await loadTree(em, into.pages), body.target.page)) {
+        throw new BadRequestError(`target.page: no page "${body.target.page}" in the ${changeRequest ? 'change request' : 'space'}`);
       }
       const run = em.create(ImportRun, {
         organization: params.organizationId,
         space,
+        changeRequest,
+        createdBy: actor.user,
         parentPage: body.target.page ?? null,
         sourceUrl: body.source.type === 'website' ? body.source.url : '',
       });

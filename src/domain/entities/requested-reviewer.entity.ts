@@ -11,6 +11,8 @@ export const RequestedReviewerSchema = defineEntity({
     user: () => p.manyToOne(User).ref().primary(),
     requestedBy: () => p.manyToOne(User).ref(),
     requestedAt: p.datetime().onCreate(() => new Date()),
+    /** The change request's revision when the review was (last) asked for. */
+    revision: p.string().length(20),
   },
   indexes: [{ properties: ['user'] }],
 });

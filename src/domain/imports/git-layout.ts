@@ -5,14 +5,13 @@ import { posix } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { FileSpec } from '../content/files.ts';
 import { parseMarkdown } from '../content/markdown/parse.ts';
-import type { PageSpec } from '../content/page-tree.ts';
+import { MAX_PAGE_BYTES, type PageSpec } from '../content/page-tree.ts';
 
 /** A repository's files as the layout reader needs them: paths relative to the repository root. */
 export type FileTree = { paths: string[]; read(path: string): Promise<Buffer | null> };
 
 export type GitLayout = { pages: PageSpec[]; files: FileSpec[] };
 
-const MAX_PAGE_BYTES = 5 * 1024 * 1024;
 const ASSETS = '.gitbook/assets/';
 
 /**

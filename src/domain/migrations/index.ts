@@ -18,7 +18,8 @@ import { Migration20261123150000_conversation_clusterings } from './Migration202
 import { Migration20261124100000_issue_embeddings } from './Migration20261124100000_issue_embeddings.ts';
 import { Migration20261124110000_translations } from './Migration20261124110000_translations.ts';
 import { Migration20261125100000_change_requests } from './Migration20261125100000_change_requests.ts';
-import { Migration20261125110000_comments } from './Migration20261125110000_comments.ts';
+import { Migration20261125140000_change_request_imports_and_requests } from './Migration20261125140000_change_request_imports_and_requests.ts';
+import { Migration20261125150000_comments } from './Migration20261125150000_comments.ts';
 
 /**
  * Every migration, in order. Listed explicitly so that runs do not depend on
@@ -45,5 +46,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124100000_issue_embeddings', class: Migration20261124100000_issue_embeddings },
   { name: 'Migration20261124110000_translations', class: Migration20261124110000_translations },
   { name: 'Migration20261125100000_change_requests', class: Migration20261125100000_change_requests },
-  { name: 'Migration20261125110000_comments', class: Migration20261125110000_comments },
+  { name: 'Migration20261125140000_change_request_imports_and_requests', class: Migration20261125140000_change_request_imports_and_requests },
+  { name: 'Migration20261125150000_comments', class: Migration20261125150000_comments },
 ];

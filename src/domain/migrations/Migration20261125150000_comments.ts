@@ -6,9 +6,9 @@ import { Migration } from '@mikro-orm/migrations';
  * Deleting a thread, a change request or a space takes its comments, replies and
  * reactions with it (cascades), so nothing is left orphaned.
  */
-export class Migration20261125110000_comments extends Migration {
+export class Migration20261125150000_comments extends Migration {
 
-  override name = 'Migration20261125110000_comments';
+  override name = 'Migration20261125150000_comments';
 
   override up(): void | Promise<void> {
     this.addSql(`create table "comments" ("id" varchar(20) not null, "space_id" varchar(20) not null, "change_request_id" varchar(20) null, "parent_id" varchar(20) null, "author_id" varchar(20) not null, "markdown" text null, "document" jsonb null, "revision" varchar(20) null, "page_id" varchar(20) null, "node_id" varchar(100) null, "table_cell" jsonb null, "status" varchar(8) not null default 'open', "resolved_at" timestamptz null, "resolved_by_id" varchar(20) null, "posted_at" timestamptz not null, "edited_at" timestamptz null, primary key ("id"));`);
