@@ -3,6 +3,7 @@ import { pageEditRoutes } from './change-requests/page-edits.router.ts';
 import { reviewRoutes } from './change-requests/reviews.router.ts';
 import { mergeRoutes } from './change-requests/merge.router.ts';
 import { collectionsRoutes } from './collections/collections.router.ts';
+import { commentsRoutes } from './comments/comments.router.ts';
 import { contentRoutes } from './content/content.router.ts';
 import { clustersRoutes } from './conversations/clusters.router.ts';
 import { conversationsRoutes } from './conversations/conversations.router.ts';
@@ -53,5 +54,6 @@ export const allRoutes: AnyRoute[] = [
   ...translationsRoutes,
   ...glossaryRoutes,
   ...translationRunRoutes,
+  ...commentsRoutes,
   ...mergeRoutes,
 ];
