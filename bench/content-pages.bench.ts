@@ -5,8 +5,9 @@ import type { PageSpec } from '../src/domain/content/page-tree.ts';
 import { newId } from '../src/domain/shared/ids.ts';
 import { benchDatabaseUrl } from './bench-env.ts';
 import { startBenchApi } from './support/bench-api.ts';
+import { sectionedPages } from './support/sectioned-pages.ts';
 import { benchOrg } from './support/bench-org.ts';
-import { pageMarkdown, rng, vocabulary, wordPicker } from './support/corpus.ts';
+import { rng, vocabulary, wordPicker } from './support/corpus.ts';
 import { summary, timeRuns } from './support/stats.ts';
 
 /** Seeded content: the benchmarks that search index it themselves. */
@@ -23,15 +24,8 @@ const em = api.rt.orm.em.fork();
 const { token, newSpace } = await benchOrg(em);
 const space = await newSpace('Five thousand pages');
 
-// 50 sections of 99 pages under a section page: 5,000 pages, two levels deep.
 const ids: string[] = [];
-const pages: PageSpec[] = Array.from({ length: 50 }, (_, s) => ({
-  id: newId(),
-  kind: 'document' as const,
-  title: `Section ${s}`,
-  markdown: pageMarkdown(`Section ${s}`, pick, random) + salt,
-  children: Array.from({ length: 99 }, (_, p) => ({ id: newId(), kind: 'document' as const, title: `Topic ${s}.${p} ${pick()}`, markdown: pageMarkdown(`Topic ${s}.${p}`, pick, random) + salt })),
-}));
+const pages: PageSpec[] = sectionedPages(pick, random, salt);
 let started = performance.now();
 const revision = await commitOnCurrent(em, space, async () => ({ pages }), NO_REINDEX);
 const storeMs = performance.now() - started;

@@ -16,6 +16,7 @@ export async function benchOrg(em: EntityManager) {
   const access = await ContentRoles.load(em, await loadOrgView(em, { kind: 'user', user }, org.id));
   return {
     org,
+    user,
     token,
     newSpace: (title: string): Promise<Space> => createSpace(em, access, { title }),
   };

@@ -1,6 +1,9 @@
+import { changeRequestsRoutes } from './change-requests/change-requests.router.ts';
 import { pageEditRoutes } from './change-requests/page-edits.router.ts';
 import { reviewRoutes } from './change-requests/reviews.router.ts';
+import { mergeRoutes } from './change-requests/merge.router.ts';
 import { collectionsRoutes } from './collections/collections.router.ts';
+import { commentsRoutes } from './comments/comments.router.ts';
 import { contentRoutes } from './content/content.router.ts';
 import { clustersRoutes } from './conversations/clusters.router.ts';
 import { conversationsRoutes } from './conversations/conversations.router.ts';
@@ -36,6 +39,7 @@ export const allRoutes: AnyRoute[] = [
   ...ssoRoutes,
   ...collectionsRoutes,
   ...spacesRoutes,
+  ...changeRequestsRoutes,
   ...contentRoutes,
   ...downloadRoutes,
   ...templateRoutes,
@@ -52,6 +56,8 @@ export const allRoutes: AnyRoute[] = [
   ...translationsRoutes,
   ...glossaryRoutes,
   ...translationRunRoutes,
+  ...commentsRoutes,
+  ...mergeRoutes,
   ...pdfRoutes,
   ...pdfDownloadRoutes,
 ];

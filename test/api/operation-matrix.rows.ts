@@ -7,6 +7,7 @@ import { GuardedHttp, parseAllowlist } from '../../src/domain/net/guarded-http.t
 import { processSpec } from '../../src/domain/openapi/process-spec.ts';
 import { Space } from '../../src/domain/entities/space.entity.ts';
 import type { MatrixContext, MatrixRow, PathParams } from '../support/operation-matrix.ts';
+import { changeRequestRows } from './operation-matrix.change-requests.rows.ts';
 
 // Subjects shared by the rows that leave them intact; destroyers build their own.
 const shared = new Map<string, Promise<PathParams>>();
@@ -193,6 +194,47 @@ const crRead = (rest: string) => (p: PathParams) => `/v1/spaces/${p.spaceId}/cha
 
 const specRead = (p: PathParams) => `/v1/orgs/${p.organizationId}/openapi/${p.specSlug}`;
 
+/** Comments live in a space of their own (its counts stay out of other rows' observations) and in a change request of it. */
+const commentSpace = once('commentSpace', newSpace);
+const commentScope = once('commentScope', async (ctx) => {
+  const { spaceId } = await commentSpace(ctx);
+  const cr = await buildChangeRequest(ctx.api.em(), await ctx.api.em().findOneOrFail(Space, { id: spaceId! }), ctx.cast.admin);
+  return { spaceId: spaceId!, changeRequestId: cr.id };
+});
+const spaceScope = async (ctx: MatrixContext) => ({ spaceId: (await commentSpace(ctx)).spaceId! });
+const crScope = async (ctx: MatrixContext) => {
+  const { spaceId, changeRequestId } = await commentScope(ctx);
+  return { spaceId: spaceId!, changeRequestId: changeRequestId! };
+};
+const commentsPath = (p: PathParams) => `/v1/spaces/${p.spaceId}${p.changeRequestId ? `/change-requests/${p.changeRequestId}` : ''}/comments`;
+const commentRead = (p: PathParams) => `${commentsPath(p)}/${p.commentId}`;
+const replyRead = (p: PathParams) => `${commentRead(p)}/replies/${p.commentReplyId}`;
+/** A thread the admin opened (so the admin is its author), in the scope `scope` gives. */
+const newThread = (scope: (ctx: MatrixContext) => Promise<PathParams>) => async (ctx: MatrixContext) => {
+  const p = await scope(ctx);
+  return { ...p, commentId: (await viaApi(ctx, commentsPath(p), { body: { markdown: 'Matrix thread' } })).id };
+};
+const newReply = (scope: (ctx: MatrixContext) => Promise<PathParams>) => async (ctx: MatrixContext) => {
+  const p = await newThread(scope)(ctx);
+  return { ...p, commentReplyId: (await viaApi(ctx, `${commentRead(p)}/replies`, { body: { markdown: 'Matrix reply' } })).id };
+};
+const spaceThread = once('spaceThread', newThread(spaceScope));
+const spaceReply = once('spaceReply', newReply(spaceScope));
+const crThread = once('crThread', newThread(crScope));
+const crReply = once('crReply', newReply(crScope));
+const commentBody = { body: { markdown: 'Matrix comment' } };
+const badCommentBody = { body: { markdown: 42 } };
+/** A change request (with one page of its own) on a space of its own: merging it moves only that space. */
+const newMergeableChangeRequest = async ({ api, cast }: MatrixContext) => {
+  const em = api.em();
+  const sp = await buildSpace(em, cast.org, cast.admin);
+  await buildContent(em, sp, [{ kind: 'document', title: 'Home', markdown: '# Home\n' }]);
+  const cr = await buildChangeRequest(em, sp, cast.admin);
+  await buildChangeRequestContent(em, sp, cr, cast.admin, [{ kind: 'document', title: 'Home', markdown: '# Home\n' }, { kind: 'document', title: 'Proposed' }]);
+  return { spaceId: sp.id, changeRequestId: cr.id };
+};
+const mergeableChangeRequest = once('mergeableChangeRequest', newMergeableChangeRequest);
+
 const spaceRead = (p: PathParams) => `/v1/spaces/${p.spaceId}`;
 const collectionRead = (p: PathParams) => `/v1/collections/${p.collectionId}`;
 const orgRead = (p: PathParams) => `/v1/orgs/${p.organizationId}`;
@@ -339,6 +381,32 @@ export const rows: MatrixRow[] = [
   { operationId: 'updateGlossaryEntries', subject: org, body: { operations: [{ type: 'insert', translations: { en: 'Vellum', fr: 'Vélin' } }] }, bad: { body: { operations: [{ type: 'insert', translations: { xx: 'Vellum' } }] } }, status: 204, observe: glossaryRead },
   { operationId: 'getGlossaryEntry', subject: glossaryEntry, status: 200 },
   { operationId: 'runTranslation', subject: translation, status: 204, bad: { query: 'dryRun=maybe' } },
+  // comments: role read views, role comment posts, replies, reacts and resolves; authors edit; authors and admins delete
+  { operationId: 'listCommentsInSpace', subject: spaceScope, status: 200, bad: { query: 'status=closed' } },
+  { operationId: 'postCommentInSpace', subject: spaceScope, body: commentBody, bad: { body: badCommentBody }, status: 200, observe: commentsPath },
+  { operationId: 'getCommentInSpace', subject: spaceThread, status: 200, bad: { query: 'format=pdf' } },
+  { operationId: 'updateCommentInSpace', subject: spaceThread, body: { body: { markdown: 'Edited' } }, bad: { body: { resolved: 'yes' } }, status: 200, observe: commentRead },
+  { operationId: 'deleteCommentInSpace', subject: newThread(spaceScope), destroys: true, status: 205, ifMissing: 204, observe: commentRead },
+  { operationId: 'listCommentRepliesInSpace', subject: spaceThread, status: 200, bad: { query: 'limit=-1' } },
+  { operationId: 'postCommentReplyInSpace', subject: spaceThread, body: commentBody, bad: { body: {} }, status: 200, observe: (p) => `${commentRead(p)}/replies` },
+  { operationId: 'getCommentReplyInSpace', subject: spaceReply, status: 200, bad: { query: 'format=pdf' } },
+  { operationId: 'updateCommentReplyInSpace', subject: spaceReply, body: { addedReactions: ['🎉'] }, bad: { body: { addedReactions: [':tada:'] } }, status: 200, observe: replyRead },
+  { operationId: 'deleteCommentReplyInSpace', subject: newReply(spaceScope), destroys: true, status: 205, ifMissing: 204, observe: replyRead },
+  { operationId: 'listCommentsInChangeRequest', subject: crScope, status: 200, bad: { query: 'order=sideways' } },
+  { operationId: 'postCommentInChangeRequest', subject: crScope, body: commentBody, bad: { body: badCommentBody }, status: 200, observe: commentsPath },
+  { operationId: 'getCommentInChangeRequest', subject: crThread, status: 200, bad: { query: 'format=pdf' } },
+  { operationId: 'updateCommentInChangeRequest', subject: crThread, body: { resolved: true }, bad: { body: { removedReactions: 'all' } }, status: 200, observe: commentRead },
+  { operationId: 'deleteCommentInChangeRequest', subject: newThread(crScope), destroys: true, status: 205, ifMissing: 204, observe: commentRead },
+  { operationId: 'listCommentRepliesInChangeRequest', subject: crThread, status: 200, bad: { query: 'format=pdf' } },
+  { operationId: 'postCommentReplyInChangeRequest', subject: crThread, body: commentBody, bad: { query: 'format=pdf' }, status: 200, observe: (p) => `${commentRead(p)}/replies` },
+  { operationId: 'getCommentReplyInChangeRequest', subject: crReply, status: 200, bad: { query: 'format=pdf' } },
+  { operationId: 'updateCommentReplyInChangeRequest', subject: crReply, body: { body: { markdown: 'Edited' } }, bad: { body: { body: { html: 'x' } } }, status: 200, observe: replyRead },
+  { operationId: 'deleteCommentReplyInChangeRequest', subject: newReply(crScope), destroys: true, status: 205, ifMissing: 204, observe: replyRead },
+  // change requests: update and merge take no input (GitBook's clients send no body)
+  { operationId: 'updateChangeRequest', subject: mergeableChangeRequest, status: 200 },
+  { operationId: 'mergeChangeRequest', subject: newMergeableChangeRequest, destroys: true, status: 200, observe: (p) => `/v1/spaces/${p.spaceId}/content` },
+  { operationId: 'getChangeRequestMergeability', subject: mergeableChangeRequest, status: 200 },
+  ...changeRequestRows,
   // PDF export: whoever may read the space (role read or above) may export it; a guest without access gets 404.
   { operationId: 'getSpacePDF', subject: space, status: 200, bad: { query: 'only=maybe' } },
   { operationId: 'getChangeRequestPDF', subject: changeRequest, status: 200, bad: { query: 'only=maybe' } },

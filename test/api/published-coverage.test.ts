@@ -26,6 +26,8 @@ const NOT_CHECKED: Record<string, string> = {
   createPageInChangeRequest: 'not in the published GitBook document (answers a RevisionPage, checked as getPageById)',
   updatePageInChangeRequest: 'not in the published GitBook document (answers a RevisionPage, checked as getPageById)',
   movePageInChangeRequest: 'not in the published GitBook document (answers a RevisionPage, checked as getPageById)',
+  // The merge dry run is Vellum's own (GitBook has no mergeability operation).
+  getChangeRequestMergeability: 'not in the published GitBook document',
 };
 
 /** The checker's own tests feed it made-up bodies: they prove the checker, not an operation. */

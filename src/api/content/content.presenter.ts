@@ -1,3 +1,4 @@
+import type { ChangeRequestBody } from '../change-requests/change-requests.presenter.ts';
 import type { FileEntry } from '../../domain/entities/file-entry.entity.ts';
 import type { Revision } from '../../domain/entities/revision.entity.ts';
 import type { TreePage } from '../../domain/content/revision-reader.ts';
@@ -63,7 +64,11 @@ export function presentFile(file: FileEntry, ctx: FileContext): Record<string, u
   };
 }
 
-export function presentRevision(revision: Revision, tree: TreePage[], files: FileEntry[], ctx: ContentContext & { files: FileContext }) {
+/**
+ * `mergedFrom` (a `merge` revision's change request, presented by the caller since it takes
+ * a query) is required by GitBook's schema on merge revisions.
+ */
+export function presentRevision(revision: Revision, tree: TreePage[], files: FileEntry[], ctx: ContentContext & { files: FileContext }, mergedFrom?: ChangeRequestBody) {
   return {
     object: 'revision' as const,
     id: revision.id,
@@ -74,6 +79,7 @@ export function presentRevision(revision: Revision, tree: TreePage[], files: Fil
     variables: revision.variables,
     createdAt: revision.createdAt.toISOString(),
     type: revision.type,
+    ...(mergedFrom ? { mergedFrom } : {}),
     ...(ctx.metadata && revision.git ? { git: revision.git } : {}),
     urls: { app: ctx.urls.appLink(`/s/${ctx.spaceId}/~/revisions/${revision.id}`) },
   };

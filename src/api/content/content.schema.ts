@@ -1,3 +1,4 @@
+import { ChangeRequestWire } from '../change-requests/change-requests.schema.ts';
 import { Id, PagingQuery, QueryBoolean } from '../http/common.schema.ts';
 import { z } from '../http/zod.ts';
 
@@ -83,6 +84,7 @@ export const RevisionWire = z
     variables: Variables,
     createdAt: z.string(),
     type: z.enum(['edits', 'merge', 'rollback', 'update', 'computed']),
+    mergedFrom: ChangeRequestWire.optional().openapi({ description: 'On a `merge` revision: the change request it merged' }),
     git: z.object({ oid: z.string(), message: z.string(), createdByGitBook: z.boolean(), url: z.string().optional(), ref: z.string().optional() }).optional(),
     urls: z.object({ app: z.string() }),
   })

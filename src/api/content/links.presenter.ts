@@ -1,3 +1,4 @@
+import type { ChangeRequestBody } from '../change-requests/change-requests.presenter.ts';
 import type { SpaceCounts } from '../../domain/content/space-counts.ts';
 import type { ContentRef, ResolvedLink } from '../../domain/content/links.ts';
 import { flattenTree, type TreePage } from '../../domain/content/revision-reader.ts';
@@ -15,7 +16,13 @@ export type Where = {
   files: Map<string, Record<string, unknown>>;
 };
 
-export function whereOf(r: Awaited<ReturnType<typeof readRevision>>, tree: TreePage[], files: FileEntry[], deps: ApiDeps, counts: SpaceCounts): Where {
+/**
+ * Which version of the content the links were found in: a revision of main (with the change
+ * request it merged, for a merge revision) or a change request's content.
+ */
+export type VersionOf = { type: 'revision'; mergedFrom?: ChangeRequestBody | undefined } | { type: 'changeRequest'; changeRequest: ChangeRequestBody };
+
+export function whereOf(r: Awaited<ReturnType<typeof readRevision>>, tree: TreePage[], files: FileEntry[], deps: ApiDeps, counts: SpaceCounts, version: VersionOf): Where {
   const ctx = { spaceId: r.space.id, urls: deps.urls, metadata: false };
   const fileCtx = fileContext(deps, false);
   // A location names a page, not its subtree: children are read from the page itself.
@@ -23,12 +30,13 @@ export function whereOf(r: Awaited<ReturnType<typeof readRevision>>, tree: TreeP
   // The revision as a Revision object (what GitBook clients read `.id` from), without its
   // tree and files: every location of a response repeats it, so the full tree would make a
   // page of links grow with the size of the space. GET …/revisions/{id} has the content.
-  const revision = presentRevision(r.revision, [], [], { ...ctx, files: fileCtx });
+  const versionContext =
+    version.type === 'changeRequest' ? version : { type: 'revision', revision: presentRevision(r.revision, [], [], { ...ctx, files: fileCtx }, version.mergedFrom) };
   return {
     context: {
       organization: presentOrganization(r.access.org, deps.urls),
       space: presentSpace(r.space, r.access, deps.urls, counts),
-      versionContext: { type: 'revision', revision },
+      versionContext,
     },
     pages,
     files: new Map(files.map((f) => [f.fileId, presentFile(f, fileCtx)])),

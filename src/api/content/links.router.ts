@@ -1,3 +1,8 @@
+import { changeRequestRules } from '../../domain/change-requests/change-request.policy.ts';
+import { changeRequestResource } from '../../domain/change-requests/load-change-request.ts';
+import type { ChangeRequest } from '../../domain/entities/change-request.entity.ts';
+import { presentMergedFrom, presentOneChangeRequest } from '../change-requests/change-requests.presenter.ts';
+import { ChangeRequestParams } from '../change-requests/change-requests.schema.ts';
 import { loadOneSpaceCounts } from '../../domain/content/space-counts.ts';
 import { spaceRules } from '../../domain/content/content.policy.ts';
 import { resolveLinks, targetKey, type ResolvedLink } from '../../domain/content/links.ts';
@@ -10,7 +15,7 @@ import { defineRoute } from '../http/route.ts';
 import { z } from '../http/zod.ts';
 import { pageOfList } from '../../domain/shared/paging.ts';
 import { readRevision } from './read-content.ts';
-import { linkItems, pageLocation, whereOf, type Where } from './links.presenter.ts';
+import { linkItems, pageLocation, whereOf, type VersionOf, type Where } from './links.presenter.ts';
 import { BacklinksResponse, LinksQuery, LinksResponse } from './links.schema.ts';
 
 const tags = ['content'];
@@ -29,18 +34,34 @@ function backlinks(from: ResolvedLink[], where: Where, query: z.infer<typeof Pag
   return { ...page, items: page.items.map((id) => pageLocation(where, id)) };
 }
 
-async function revisionLinks(em: Parameters<typeof readRevision>[0], space: LoadedSpace, deps: ApiDeps) {
-  const r = await readRevision(em, space);
+/**
+ * The links of a space's current content, or of a change request's when one is given;
+ * their locations name that version (`versionContext`).
+ */
+async function revisionLinks(em: Parameters<typeof readRevision>[0], space: LoadedSpace, deps: ApiDeps, changeRequest?: ChangeRequest) {
+  const r = await readRevision(em, space, changeRequest?.revision);
   const [tree, files] = [await r.tree(), await r.files()];
   const links = await resolveLinks(em, tree, files, deps.config.appUrl);
-  return { tree, files, links, where: whereOf(r, tree, files, deps, await loadOneSpaceCounts(em, r.space.id)) };
+  const version: VersionOf = changeRequest
+    ? { type: 'changeRequest', changeRequest: await presentOneChangeRequest(em, changeRequest, deps.urls) }
+    : { type: 'revision', mergedFrom: await presentMergedFrom(em, r.revision, deps.urls) };
+  return { tree, files, links, where: whereOf(r, tree, files, deps, await loadOneSpaceCounts(em, r.space.id), version) };
 }
 
-/** The revision's links, for a page that must be in it (404 otherwise). */
-async function pageLinks(em: Parameters<typeof readRevision>[0], space: LoadedSpace, params: { pageId: string }, deps: ApiDeps) {
-  const found = await revisionLinks(em, space, deps);
+/** The links, for a page that must be in the content read (404 otherwise). */
+async function pageLinks(em: Parameters<typeof readRevision>[0], space: LoadedSpace, params: { pageId: string }, deps: ApiDeps, changeRequest?: ChangeRequest) {
+  const found = await revisionLinks(em, space, deps, changeRequest);
   if (!findInTree(found.tree, params.pageId)) throw notFound('Page');
   return found;
+}
+
+/** Links into one page from other pages. */
+const linksToPage = (pageId: string) => (l: ResolvedLink) => (l.target.kind === 'page' || l.target.kind === 'anchor') && l.target.page === pageId && l.from !== pageId;
+
+/** Links to (or showing) one file; 404 when the content has no such file. */
+function linksToFile(found: Awaited<ReturnType<typeof revisionLinks>>, fileId: string) {
+  if (!found.files.some((f) => f.fileId === fileId)) throw notFound('File');
+  return found.links.filter((l) => l.target.kind === 'file' && l.target.file === fileId);
 }
 
 export const linksRoutes = [
@@ -89,8 +110,7 @@ export const linksRoutes = [
     responses: { 200: { description: 'Pages linking here', schema: BacklinksResponse } },
     async handle({ em, params, query, deps, subject }) {
       const { links, where } = await pageLinks(em, subject, params, deps);
-      const toPage = (l: ResolvedLink) => (l.target.kind === 'page' || l.target.kind === 'anchor') && l.target.page === params.pageId && l.from !== params.pageId;
-      return { status: 200, body: backlinks(links.filter(toPage), where, query) };
+      return { status: 200, body: backlinks(links.filter(linksToPage(params.pageId)), where, query) };
     },
   }),
   defineRoute({
@@ -105,9 +125,57 @@ export const linksRoutes = [
     authorize: { rules: spaceRules, action: 'view' },
     responses: { 200: { description: 'Pages linking here', schema: BacklinksResponse } },
     async handle({ em, params, query, deps, subject }) {
-      const { files, links, where } = await revisionLinks(em, subject, deps);
-      if (!files.some((f) => f.fileId === params.fileId)) throw notFound('File');
-      return { status: 200, body: backlinks(links.filter((l) => l.target.kind === 'file' && l.target.file === params.fileId), where, query) };
+      const found = await revisionLinks(em, subject, deps);
+      return { status: 200, body: backlinks(linksToFile(found, params.fileId), found.where, query) };
+    },
+  }),
+  // The same reads on a change request's content.
+  defineRoute({
+    method: 'get',
+    path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links',
+    operationId: 'listPageLinksInChangeRequest',
+    summary: 'The links of one page of a change request',
+    tags,
+    params: ChangeRequestParams.extend({ pageId: Id }),
+    query: PagingQuery,
+    load: changeRequestResource,
+    authorize: { rules: changeRequestRules, action: 'view' },
+    responses: { 200: { description: 'Links', schema: LinksResponse } },
+    async handle({ em, params, query, deps, subject }) {
+      const { links, where } = await pageLinks(em, subject, params, deps, subject.changeRequest);
+      return { status: 200, body: linksPage(links.filter((l) => l.from === params.pageId), where, query) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/backlinks',
+    operationId: 'listChangeRequestPageBacklinks',
+    summary: 'Pages of a change request that link to one of its pages',
+    tags,
+    params: ChangeRequestParams.extend({ pageId: Id }),
+    query: PagingQuery,
+    load: changeRequestResource,
+    authorize: { rules: changeRequestRules, action: 'view' },
+    responses: { 200: { description: 'Pages linking here', schema: BacklinksResponse } },
+    async handle({ em, params, query, deps, subject }) {
+      const { links, where } = await pageLinks(em, subject, params, deps, subject.changeRequest);
+      return { status: 200, body: backlinks(links.filter(linksToPage(params.pageId)), where, query) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks',
+    operationId: 'listChangeRequestFileBacklinks',
+    summary: 'Pages of a change request that link to (or show) a file',
+    tags,
+    params: ChangeRequestParams.extend({ fileId: Id }),
+    query: PagingQuery,
+    load: changeRequestResource,
+    authorize: { rules: changeRequestRules, action: 'view' },
+    responses: { 200: { description: 'Pages linking here', schema: BacklinksResponse } },
+    async handle({ em, params, query, deps, subject }) {
+      const found = await revisionLinks(em, subject, deps, subject.changeRequest);
+      return { status: 200, body: backlinks(linksToFile(found, params.fileId), found.where, query) };
     },
   }),
 ];

@@ -1,3 +1,4 @@
+import { ChangeRequestWire } from '../change-requests/change-requests.schema.ts';
 import { OrganizationWire } from '../orgs/orgs.schema.ts';
 import { SpaceWire } from '../spaces/spaces.schema.ts';
 import { PagingQuery } from '../http/common.schema.ts';
@@ -7,8 +8,11 @@ import { FileWire, PageWire, RevisionWire } from './content.schema.ts';
 export const LinkStatus = z.enum(['ok', 'broken', 'in-app']);
 export const LinksQuery = PagingQuery.extend({ status: LinkStatus.optional() });
 
-/** The revision the location was found in (a change request's, later: `{type: 'changeRequest'}`). */
-const VersionContext = z.object({ type: z.literal('revision'), revision: RevisionWire });
+/** Where the location was found: a revision of main, or a change request's content. */
+const VersionContext = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('revision'), revision: RevisionWire }),
+  z.object({ type: z.literal('changeRequest'), changeRequest: ChangeRequestWire }),
+]);
 const Anchor = z.object({ type: z.literal('anchor'), anchor: z.string() });
 
 /** Where content is, absolutely: GitBook's ContentLocation, in the forms links produce. */

@@ -45,7 +45,7 @@ export function presentIssueItem(issue: ConversationIssue, urls: Urls) {
   return { issue: presentIssue(issue, urls), conversation: presentConversation(issue.conversation.getEntity(), urls) };
 }
 
-/** A page of clusters with their figures, computed from their issues in three grouped queries. */
+/** A page of clusters with their figures, computed from their issues and change requests in four grouped queries. */
 export async function presentClusters(em: EntityManager, clusters: IssueCluster[], now: Date, urls: Urls): Promise<Array<z.infer<typeof ClusterWire>>> {
   const figures = await clusterFigures(em, clusters.map((c) => c.id), now);
   return clusters.map((cluster) => {
@@ -61,8 +61,15 @@ export async function presentClusters(em: EntityManager, clusters: IssueCluster[
       updatedAt: cluster.updatedAt.toISOString(),
       weeklyPulse: f.weeklyPulse,
       sources: f.sources,
-      // Tasks are change requests linked to the cluster; Vellum has none yet.
-      stats: { issues: f.issues, conversations: f.conversations, tasksTotal: 0, tasksBacklog: 0, tasksStarted: 0, tasksCompleted: 0, tasksCancelled: 0 },
+      stats: {
+        issues: f.issues,
+        conversations: f.conversations,
+        tasksTotal: f.tasks.total,
+        tasksBacklog: f.tasks.backlog,
+        tasksStarted: f.tasks.started,
+        tasksCompleted: f.tasks.completed,
+        tasksCancelled: f.tasks.cancelled,
+      },
       urls: { location: urls.location(`${orgPath(org)}/conversations-clusters/${cluster.id}`), app: urls.appLink(`/o/${org}/insights/clusters/${cluster.id}`) },
     };
   });

@@ -1,3 +1,4 @@
+import { expressionProblem } from '../../domain/change-requests/merge-rules.ts';
 import { ORGANIZATION_PERMISSION_KEYS } from '../../domain/organizations/organization.policy.ts';
 import { Id, RichTextDocument, Role, RoleOrGuest, UrlsLocation } from '../http/common.schema.ts';
 import { z } from '../http/zod.ts';
@@ -21,7 +22,18 @@ const SimpleRule = z.object({
     'require_change_request_description',
   ]),
 });
-const CustomRule = z.object({ rule: z.literal('custom'), expression: z.string().min(1).max(1024) });
+/** Refused when it does not parse, so a rule saved is a rule that can be judged (the language: rule-expression.ts). */
+const CustomRule = z.object({
+  rule: z.literal('custom'),
+  expression: z
+    .string()
+    .min(1)
+    .max(1024)
+    .superRefine((expression, ctx) => {
+      const problem = expressionProblem(expression);
+      if (problem) ctx.addIssue({ code: 'custom', message: `not a valid merge-rule expression: ${problem}` });
+    }),
+});
 export const MergeRule = z.union([ReviewerRule, SimpleRule, CustomRule]);
 export const OrgMergeRules = z
   .discriminatedUnion('type', [

@@ -18,9 +18,8 @@ export function assertEditable(status: ChangeRequestStatus): void {
   if (CLOSED.has(status)) throw new ChangeRequestClosedError(`The change request is ${status}: it takes no more changes`);
 }
 
+/** `alsoParents`: more parents after the change request's head (an update names the main revision it merged). */
 export type ChangeRequestCommit = RevisionInput & {
-  /** More parents after the change request's head (an update names the main revision it merged). */
-  alsoParents?: string[];
   /** The main revision the content is now based on (an update from main moves it). */
   mergedAncestor?: string;
 };

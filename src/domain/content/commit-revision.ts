@@ -14,6 +14,10 @@ export type RevisionInput = {
   variables?: Record<string, string | number | boolean>;
   git?: RevisionGit | null;
   type?: RevisionType;
+  /** Parents after the revision it is built on (a merge names the change request's head). */
+  alsoParents?: string[];
+  /** On a `merge` of main: the change request merged. */
+  mergedFrom?: string | null;
   /** false: store the revision without making it the space's content (standalone imports). */
   makeCurrent?: boolean;
 };
@@ -108,12 +112,13 @@ async function storeAndSwap(
   const revision = tx.create(Revision, {
     id: newId(),
     space,
-    parents: [parent],
+    parents: [parent, ...(input.alsoParents ?? [])],
     type: input.type ?? 'edits',
     pages: roots,
     files: input.files ?? [],
     variables: input.variables ?? {},
     git: input.git ?? null,
+    mergedFrom: input.mergedFrom ?? null,
   });
   if (makeCurrent) {
     space.revision = revision.id;

@@ -15,6 +15,12 @@ export type PageSpec = {
   emoji?: string | null;
   hidden?: boolean;
   markdown?: string;
+  /**
+   * A body already stored, by hash, in place of `markdown`: a merge carries the bodies it
+   * did not change without reading them. The caller vouches that it is stored (it is a body
+   * of a revision it read, under the content write lock that keeps the sweep away).
+   */
+  bodyHash?: string;
   linkTarget?: LinkTarget;
   gitPath?: string | null;
   variables?: Record<string, string | number | boolean> | null;
@@ -47,7 +53,9 @@ function hashLevel(specs: PageSpec[], nodes: Map<string, NodeRow>, bodies: Map<s
   return specs.map((spec) => {
     const children = hashLevel(spec.children ?? [], nodes, bodies);
     let bodyHash: string | null = null;
-    if (spec.kind === 'document') {
+    if (spec.kind === 'document' && spec.markdown === undefined && spec.bodyHash) {
+      bodyHash = spec.bodyHash;
+    } else if (spec.kind === 'document') {
       const markdown = spec.markdown ?? '';
       bodyHash = contentHash(markdown);
       if (!bodies.has(bodyHash)) bodies.set(bodyHash, { hash: bodyHash, markdown });

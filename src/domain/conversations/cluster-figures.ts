@@ -4,7 +4,16 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 export const PULSE_WEEKS = 13;
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
+/**
+ * A cluster's tasks are the change requests linked to it, counted by where they stand: a
+ * draft is in the backlog, an open one started, a merged one completed, an archived one
+ * cancelled.
+ */
+export const TASK_STATUS = { draft: 'backlog', open: 'started', merged: 'completed', archived: 'cancelled' } as const;
+export type ClusterTasks = { total: number; backlog: number; started: number; completed: number; cancelled: number };
+
 export type ClusterFigures = {
+  tasks: ClusterTasks;
   issues: number;
   conversations: number;
   /** Issues per source of their conversation. */
@@ -21,19 +30,22 @@ export function weekStart(now: Date): Date {
 }
 
 /**
- * The figures of each cluster, computed from its issues with three grouped queries for
- * the whole page. The pulse counts issues by when their conversation happened
+ * The figures of each cluster, computed from its issues and linked change requests with
+ * four grouped queries for the whole page. The pulse counts issues by when their conversation happened
  * (`metadata.createdAt`, else its first ingestion); a conversation dated in the future
  * or before the 13 weeks is in no week of it.
  */
 export async function clusterFigures(em: EntityManager, clusterIds: string[], now: Date): Promise<Map<string, ClusterFigures>> {
   const figures = new Map<string, ClusterFigures>(
-    clusterIds.map((id) => [id, { issues: 0, conversations: 0, sources: {}, weeklyPulse: new Array<number>(PULSE_WEEKS).fill(0) }]),
+    clusterIds.map((id) => [
+      id,
+      { tasks: { total: 0, backlog: 0, started: 0, completed: 0, cancelled: 0 }, issues: 0, conversations: 0, sources: {}, weeklyPulse: new Array<number>(PULSE_WEEKS).fill(0) },
+    ]),
   );
   if (clusterIds.length === 0) return figures;
   const from = new Date(weekStart(now).getTime() - (PULSE_WEEKS - 1) * WEEK_MS);
   const until = new Date(weekStart(now).getTime() + WEEK_MS);
-  const [totals, sources, weeks] = await Promise.all([
+  const [totals, sources, weeks, tasks] = await Promise.all([
     em.execute<Array<{ cluster_id: string; issues: number; conversations: number }>>(
       `select i.cluster_id, count(*)::int as issues, count(distinct i.conversation_id)::int as conversations
        from conversation_issues i where i.cluster_id in (?) group by i.cluster_id`,
@@ -52,9 +64,18 @@ export async function clusterFigures(em: EntityManager, clusterIds: string[], no
        group by 1, 2`,
       [from.toISOString(), clusterIds, from, until],
     ),
+    em.execute<Array<{ cluster_id: string; status: keyof typeof TASK_STATUS; n: number }>>(
+      'select cluster_id, status, count(*)::int as n from change_requests where cluster_id in (?) group by cluster_id, status',
+      [clusterIds],
+    ),
   ]);
   for (const t of totals) Object.assign(figures.get(t.cluster_id)!, { issues: t.issues, conversations: t.conversations });
   for (const s of sources) figures.get(s.cluster_id)!.sources[s.source] = s.n;
+  for (const t of tasks) {
+    const counted = figures.get(t.cluster_id)!.tasks;
+    counted[TASK_STATUS[t.status]] += t.n;
+    counted.total += t.n;
+  }
   for (const w of weeks) if (w.week >= 0 && w.week < PULSE_WEEKS) figures.get(w.cluster_id)!.weeklyPulse[w.week] = w.n;
   return figures;
 }

@@ -10,18 +10,17 @@ export type ClusterFilters = { orderBy: ClusterOrder; order: 'asc' | 'desc'; sta
 
 /*
  * What each ordering sorts by, as SQL over a cluster `k`. Counts come from the issues
- * themselves (never stored counters). Tasks are change requests linked to the cluster:
- * Vellum has no change requests yet, so every task count is 0 and those orderings fall
- * back to the id.
+ * themselves (never stored counters); tasks from the change requests linked to the
+ * cluster (see TASK_STATUS in cluster-figures.ts), using the (cluster_id, status) index.
  */
 const METRIC: Record<ClusterOrder, string> = {
   // Page tokens carry milliseconds: a row written with microseconds (SQL `now()`) must compare as its token does.
   updatedAt: "date_trunc('milliseconds', k.updated_at)",
   issues: '(select count(*) from conversation_issues i where i.cluster_id = k.id)::int',
   conversations: '(select count(distinct i.conversation_id) from conversation_issues i where i.cluster_id = k.id)::int',
-  tasksTotal: '0',
-  tasksBacklog: '0',
-  tasksStarted: '0',
+  tasksTotal: '(select count(*) from change_requests c where c.cluster_id = k.id)::int',
+  tasksBacklog: "(select count(*) from change_requests c where c.cluster_id = k.id and c.status = 'draft')::int",
+  tasksStarted: "(select count(*) from change_requests c where c.cluster_id = k.id and c.status = 'open')::int",
 };
 
 /**

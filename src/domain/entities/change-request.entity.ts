@@ -35,7 +35,12 @@ export const ChangeRequestSchema = defineEntity({
     /** The issue cluster this change request addresses (beyond GitBook's bodies). */
     cluster: () => p.manyToOne(IssueCluster).ref().nullable().deleteRule('set null'),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    /**
+     * Stored to the millisecond: lists page by (updatedAt, id) with tokens that carry
+     * milliseconds, so a value written by SQL `now()` (microseconds) must not sort apart
+     * from its own token.
+     */
+    updatedAt: p.datetime().length(3).onCreate(() => new Date()).onUpdate(() => new Date()),
   },
   uniques: [{ properties: ['space', 'number'] }],
   indexes: [{ properties: ['space', 'status', 'updatedAt', 'id'] }, { properties: ['cluster', 'status'] }],

@@ -5,6 +5,8 @@ import { ChangeRequestContributorSchema } from './change-request-contributor.ent
 import { ChangeRequestReviewSchema } from './change-request-review.entity.ts';
 import { ChangeRequestSchema } from './change-request.entity.ts';
 import { CollectionSchema } from './collection.entity.ts';
+import { CommentReactionSchema } from './comment-reaction.entity.ts';
+import { CommentSchema } from './comment.entity.ts';
 import { RequestedReviewerSchema } from './requested-reviewer.entity.ts';
 import { ConversationClusteringSchema } from './conversation-clustering.entity.ts';
 import { ConversationIssueSchema } from './conversation-issue.entity.ts';
@@ -80,5 +82,7 @@ export const entities = [
   TranslationRunSchema,
   TranslationPageSchema,
   GlossaryEntrySchema,
+  CommentSchema,
+  CommentReactionSchema,
   PdfExportSchema,
 ];

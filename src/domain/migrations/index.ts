@@ -19,7 +19,9 @@ import { Migration20261124100000_issue_embeddings } from './Migration20261124100
 import { Migration20261124110000_translations } from './Migration20261124110000_translations.ts';
 import { Migration20261125100000_change_requests } from './Migration20261125100000_change_requests.ts';
 import { Migration20261125140000_change_request_imports_and_requests } from './Migration20261125140000_change_request_imports_and_requests.ts';
-import { Migration20261125160000_pdf_exports } from './Migration20261125160000_pdf_exports.ts';
+import { Migration20261125160000_change_request_updated_ms } from './Migration20261125160000_change_request_updated_ms.ts';
+import { Migration20261125150000_comments } from './Migration20261125150000_comments.ts';
+import { Migration20261125170000_pdf_exports } from './Migration20261125170000_pdf_exports.ts';
 
 /**
  * Every migration, in order. Listed explicitly so that runs do not depend on
@@ -47,5 +49,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124110000_translations', class: Migration20261124110000_translations },
   { name: 'Migration20261125100000_change_requests', class: Migration20261125100000_change_requests },
   { name: 'Migration20261125140000_change_request_imports_and_requests', class: Migration20261125140000_change_request_imports_and_requests },
-  { name: 'Migration20261125160000_pdf_exports', class: Migration20261125160000_pdf_exports },
+  { name: 'Migration20261125150000_comments', class: Migration20261125150000_comments },
+  { name: 'Migration20261125160000_change_request_updated_ms', class: Migration20261125160000_change_request_updated_ms },
+  { name: 'Migration20261125170000_pdf_exports', class: Migration20261125170000_pdf_exports },
 ];

@@ -4,9 +4,9 @@ import { Migration } from '@mikro-orm/migrations';
  * PDF exports: the cache of rendered PDFs, one row per (revision, scope), with the state
  * of its render (pending, ready with its blob, failed with the reason).
  */
-export class Migration20261125160000_pdf_exports extends Migration {
+export class Migration20261125170000_pdf_exports extends Migration {
 
-  override name = 'Migration20261125160000_pdf_exports';
+  override name = 'Migration20261125170000_pdf_exports';
 
   override up(): void | Promise<void> {
     this.addSql(`create table "pdf_exports" ("id" varchar(20) not null, "space_id" varchar(20) not null, "revision_id" varchar(20) not null, "scope" varchar(40) not null, "status" varchar(16) not null default 'pending', "run_id" varchar(20) not null, "attempts" int not null default 0, "blob_key" varchar(64) null, "size" bigint null, "pages" int null, "error_code" varchar(32) null, "error_message" varchar(2000) null, "created_at" timestamptz not null, "started_at" timestamptz null, "finished_at" timestamptz null, primary key ("id"));`);
