@@ -1,3 +1,4 @@
+import { assertNotDeleted } from '../../domain/content/spaces.ts';
 import { changeRequestRules } from '../../domain/change-requests/change-request.policy.ts';
 import { listOrganizationChangeRequests, listSpaceChangeRequests } from '../../domain/change-requests/list-change-requests.ts';
 import { changeRequestResource } from '../../domain/change-requests/load-change-request.ts';
@@ -46,6 +47,7 @@ export const changeRequestsRoutes = [
     authorize: { rules: spaceRules, action: 'edit' },
     responses: { 201: { description: 'The new change request', schema: ChangeRequestWire } },
     async handle({ em, actor, body = {}, deps, subject: { space } }) {
+      assertNotDeleted(space);
       const cluster = body.conversationsIssuesCluster
         ? await clusterOfOrganization(em, space.organization.id, body.conversationsIssuesCluster, 'body.conversationsIssuesCluster')
         : null;
@@ -80,6 +82,7 @@ export const changeRequestsRoutes = [
     authorize: { rules: changeRequestRules, action: 'update' },
     responses: one,
     async handle({ em, body, deps, subject: { space, changeRequest } }) {
+      assertNotDeleted(space);
       const { conversationsIssuesCluster: clusterId, ...rest } = body;
       const cluster = typeof clusterId === 'string' ? await clusterOfOrganization(em, space.organization.id, clusterId, 'body.conversationsIssuesCluster') : clusterId;
       await patchChangeRequest(em, changeRequest, { ...rest, cluster });

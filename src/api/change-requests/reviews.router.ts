@@ -1,3 +1,4 @@
+import { assertNotDeleted } from '../../domain/content/spaces.ts';
 import { changeRequestRules } from '../../domain/change-requests/change-request.policy.ts';
 import { changeRequestResource } from '../../domain/change-requests/load-change-request.ts';
 import { listRequestedReviewers, removeRequestedReviewer, requestReviewers } from '../../domain/change-requests/requested-reviewers.ts';
@@ -34,7 +35,8 @@ export const reviewRoutes = [
     load: changeRequestResource,
     authorize: { rules: changeRequestRules, action: 'review' },
     responses: { 201: { description: 'The review', schema: ReviewWire } },
-    async handle({ em, deps, actor, body, subject: { changeRequest } }) {
+    async handle({ em, deps, actor, body, subject: { space, changeRequest } }) {
+      assertNotDeleted(space);
       const review = await submitReview(em, changeRequest, actor.user, body);
       const presented = presentReview(review, changeRequest, deps.urls);
       return { status: 201, body: presented, location: presented.urls.location };
@@ -84,6 +86,7 @@ export const reviewRoutes = [
     transactional: true,
     responses: { 200: { description: 'The requests made', schema: RequestReviewersResponse } },
     async handle({ em, deps, actor, body, subject: { space, changeRequest } }) {
+      assertNotDeleted(space);
       const rows = await requestReviewers(em, space, changeRequest, actor.user, body.users);
       if (body.subject !== undefined) changeRequest.subject = body.subject;
       if (body.description !== undefined) changeRequest.description = body.description;

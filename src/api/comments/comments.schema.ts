@@ -1,3 +1,4 @@
+import { canonicalEmoji } from '../../domain/comments/emoji.ts';
 import { Id, Order, PagingQuery, RichTextDocument } from '../http/common.schema.ts';
 import { z } from '../http/zod.ts';
 import { SpaceParams } from '../spaces/spaces.schema.ts';
@@ -8,13 +9,18 @@ const MAX_REACTIONS_PER_REQUEST = 20;
 
 /**
  * An emoji as GitBook sends it: the character (sequence) itself, or its code point(s) in hex
- * (`1f389`, `1f468-200d-1f469`). Shortcodes (`:tada:`) and arbitrary text are refused.
+ * (`1f389`, `1f468-200d-1f469`), read as its one canonical spelling (see canonicalEmoji), so
+ * `1f389`, `1F389` and 🎉 are one reaction. Shortcodes (`:tada:`) and arbitrary text are refused.
  */
 const Emoji = z
   .string()
   .min(1)
   .max(50)
-  .regex(/^(?:[\p{Emoji}\p{Emoji_Component}\u200d\ufe0f\u20e3]+|[0-9a-f]{4,6}(?:-[0-9a-f]{4,6})*)$/iu, 'must be an emoji or its hex code point')
+  .transform((value, ctx) => {
+    const emoji = canonicalEmoji(value);
+    if (emoji === null) ctx.addIssue({ code: 'custom', message: 'must be exactly one emoji, or its hex code point(s)' });
+    return emoji ?? value;
+  })
   .meta({ id: 'Emoji' });
 
 /**

@@ -1,3 +1,4 @@
+import { assertNotDeleted } from '../content/spaces.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { holdContentWriteLock } from '../content/content-lock.ts';
 import type { RevisionInput } from '../content/commit-revision.ts';
@@ -40,6 +41,7 @@ export async function commitOnChangeRequest(
   change: (tx: EntityManager, head: Revision) => Promise<ChangeRequestCommit>,
   opts: { contributor?: string | null } = {},
 ): Promise<Revision> {
+  assertNotDeleted(space);
   const committed = await em.transactional(async (tx) => {
     await holdContentWriteLock(tx);
     const rows = await tx.execute<{ revision: string; status: ChangeRequestStatus }[]>(

@@ -5,6 +5,7 @@ import { loadSpace } from '../content/load-content.ts';
 import type { ChangeRequest } from '../entities/change-request.entity.ts';
 import type { Space } from '../entities/space.entity.ts';
 import { BadRequestError, whenNotFound } from '../shared/errors.ts';
+import { assertEditable, ChangeRequestClosedError } from './commit-change-request.ts';
 
 const WITH_USERS = ['user', 'requestedBy'] as const;
 
@@ -15,6 +16,7 @@ const WITH_USERS = ['user', 'requestedBy'] as const;
  * asked, when, on which revision), never doubled.
  */
 export async function requestReviewers(em: EntityManager, space: Space, changeRequest: ChangeRequest, requester: User, userIds: string[]): Promise<RequestedReviewer[]> {
+  assertEditable(changeRequest.status);
   const ids = [...new Set(userIds)];
   const users = await em.find(User, { id: { $in: ids } });
   const byId = new Map(users.map((u) => [u.id, u]));
@@ -26,13 +28,18 @@ export async function requestReviewers(em: EntityManager, space: Space, changeRe
     if (!canRead) throw new BadRequestError(`users: "${id}" is not a member of the organization who can read the space`);
   }
   if (ids.length) {
-    await em.execute(
+    // Only while the change request is draft or open, as committed now: one archived or
+    // merged since it was loaded asks nobody (409).
+    const asked = await em.execute<{ user_id: string }[]>(
       `insert into change_request_requested_reviewers (change_request_id, user_id, requested_by_id, requested_at, revision)
-         select c.id, u.id, ?, now(), c.revision from change_requests c, unnest(array[?]::text[]) as u(id) where c.id = ?
+         select c.id, u.id, ?, now(), c.revision from change_requests c, unnest(array[?]::text[]) as u(id)
+          where c.id = ? and c.status in ('draft', 'open')
        on conflict (change_request_id, user_id)
-         do update set requested_by_id = excluded.requested_by_id, requested_at = excluded.requested_at, revision = excluded.revision`,
+         do update set requested_by_id = excluded.requested_by_id, requested_at = excluded.requested_at, revision = excluded.revision
+       returning user_id`,
       [requester.id, ids, changeRequest.id],
     );
+    if (asked.length === 0) throw new ChangeRequestClosedError('The change request is archived or merged: it takes no more review requests');
   }
   const rows = await em.find(RequestedReviewer, { changeRequest: changeRequest.id, user: { $in: ids } }, { populate: WITH_USERS, refresh: true });
   const order = new Map(ids.map((id, i) => [id, i]));

@@ -1,3 +1,4 @@
+import { safeLinkUrl } from './safe-url.ts';
 import type { ListItem, PhrasingContent, RootContent } from 'mdast';
 import { parseMarkdown, stringifyMarkdown } from './parse.ts';
 
@@ -95,7 +96,10 @@ function inlines(children: PhrasingContent[], marks: Mark[] = []): Array<Text | 
       }
     } else if (child.type === 'link') {
       const nodes = inlines(child.children, marks).filter((n): n is Text => n.object === 'text');
-      out.push({ object: 'inline', type: 'link', isVoid: false, data: { ref: { kind: 'url', url: child.url } }, nodes });
+      const url = safeLinkUrl(child.url);
+      // A link to an unsafe target (javascript:, data:…) keeps its text and loses the link.
+      if (url === undefined) nodes.forEach((n) => n.leaves.forEach(push));
+      else out.push({ object: 'inline', type: 'link', isVoid: false, data: { ref: { kind: 'url', url } }, nodes });
     } else if (child.type === 'image') push(leaf(`![${child.alt ?? ''}](${child.url})`, marks));
     else push(leaf(stringifyMarkdown({ type: 'root', children: [{ type: 'paragraph', children: [child] }] }).trim(), marks));
   }

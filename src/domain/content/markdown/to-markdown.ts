@@ -1,3 +1,4 @@
+import { safeLinkUrl } from './safe-url.ts';
 import type { BlockContent, ListItem, PhrasingContent, Root } from 'mdast';
 import { stringifyMarkdown } from './parse.ts';
 
@@ -134,7 +135,5 @@ function plainText(node: Node): string {
 /** A URL reference (`{kind: 'url', url}`) that is safe to put in Markdown: web, mail or relative. */
 function urlOf(ref: unknown): string | undefined {
   if (!isNode(ref) || ref.kind !== 'url' || typeof ref.url !== 'string') return undefined;
-  const url = ref.url.trim();
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
-  return scheme === undefined || scheme === 'http' || scheme === 'https' || scheme === 'mailto' ? url : undefined;
+  return safeLinkUrl(ref.url);
 }
