@@ -1,13 +1,17 @@
 import type { ChangeRequestReview } from '../../domain/entities/change-request-review.entity.ts';
 import type { ChangeRequest } from '../../domain/entities/change-request.entity.ts';
 import type { RequestedReviewer } from '../../domain/entities/requested-reviewer.entity.ts';
+import type { CommentWire } from '../comments/comments.schema.ts';
 import type { Urls } from '../http/urls.ts';
 import type { z } from '../http/zod.ts';
 import { presentUser } from '../users/user.presenter.ts';
 import type { RequestedReviewerWire, ReviewWire } from './reviews.schema.ts';
 
-/** A review (reviewer and requester populated); outdated when the change request has moved on since. */
-export function presentReview(review: ChangeRequestReview, changeRequest: ChangeRequest, urls: Urls): z.infer<typeof ReviewWire> {
+/**
+ * A review (reviewer and requester populated), with its comment thread already presented
+ * when it has one; outdated when the change request has moved on since.
+ */
+export function presentReview(review: ChangeRequestReview, changeRequest: ChangeRequest, urls: Urls, comment?: z.infer<typeof CommentWire>): z.infer<typeof ReviewWire> {
   const requestedBy = review.requestedBy?.getEntity();
   return {
     object: 'change-request-review',
@@ -17,6 +21,7 @@ export function presentReview(review: ChangeRequestReview, changeRequest: Change
     ...(requestedBy ? { requestedBy: presentUser(requestedBy, urls) } : {}),
     status: review.status,
     outdated: review.revision !== changeRequest.revision,
+    ...(comment ? { comment } : {}),
     createdAt: review.createdAt.toISOString(),
     updatedAt: review.updatedAt.toISOString(),
     urls: { location: urls.location(`/spaces/${changeRequest.space.id}/change-requests/${changeRequest.id}/reviews/${review.id}`) },

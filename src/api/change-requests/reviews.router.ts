@@ -1,9 +1,16 @@
-import { assertNotDeleted } from '../../domain/content/spaces.ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Actor } from '../../domain/auth/actor.ts';
 import { changeRequestRules } from '../../domain/change-requests/change-request.policy.ts';
-import { changeRequestResource } from '../../domain/change-requests/load-change-request.ts';
+import { changeRequestResource, type LoadedChangeRequest } from '../../domain/change-requests/load-change-request.ts';
 import { listRequestedReviewers, removeRequestedReviewer, requestReviewers } from '../../domain/change-requests/requested-reviewers.ts';
-import { findReview, listReviews, submitReview } from '../../domain/change-requests/reviews.ts';
+import { findReview, listReviews, submitReview, type ReviewWithComment } from '../../domain/change-requests/reviews.ts';
+import type { BodyFormat } from '../../domain/comments/comment-body.ts';
+import { commentDetails } from '../../domain/comments/comment-details.ts';
+import { assertNotDeleted } from '../../domain/content/spaces.ts';
 import { pageOfList } from '../../domain/shared/paging.ts';
+import { bodyOf } from '../comments/comment-routes.ts';
+import { presentThread } from '../comments/comments.presenter.ts';
+import type { ApiDeps } from '../context.ts';
 import { paged, PagingQuery } from '../http/common.schema.ts';
 import { defineRoute } from '../http/route.ts';
 import { ChangeRequestParams } from './page-edits.schema.ts';
@@ -21,6 +28,20 @@ import {
 } from './reviews.schema.ts';
 
 const tags = ['change-requests'];
+
+/**
+ * Reviews with their comment threads as the comment operations present them (reactions,
+ * replies, the caller's permissions), fetched for all at once. Bodies come in the asked
+ * format, or else in the form each was written in.
+ */
+async function presentReviews(em: EntityManager, deps: ApiDeps, scope: LoadedChangeRequest, actor: Actor, format: BodyFormat | undefined, rows: ReviewWithComment[]) {
+  const comments = rows.flatMap((r) => (r.comment ? [r.comment] : []));
+  const ctx = { scope, actor, urls: deps.urls, details: await commentDetails(em, comments, 'threads') };
+  return rows.map(({ review, comment }) => {
+    const presented = comment ? presentThread(comment, { ...ctx, format: format ?? (comment.document != null ? 'document' : 'markdown') }) : undefined;
+    return presentReview(review, scope.changeRequest, deps.urls, presented);
+  });
+}
 const base = '/spaces/{spaceId}/change-requests/{changeRequestId}';
 
 export const reviewRoutes = [
@@ -35,11 +56,11 @@ export const reviewRoutes = [
     load: changeRequestResource,
     authorize: { rules: changeRequestRules, action: 'review' },
     responses: { 201: { description: 'The review', schema: ReviewWire } },
-    async handle({ em, deps, actor, body, subject: { space, changeRequest } }) {
-      assertNotDeleted(space);
-      const review = await submitReview(em, changeRequest, actor.user, body);
-      const presented = presentReview(review, changeRequest, deps.urls);
-      return { status: 201, body: presented, location: presented.urls.location };
+    async handle({ em, deps, actor, body, subject }) {
+      assertNotDeleted(subject.space);
+      const submitted = await submitReview(em, subject, actor.user, { status: body.status, comment: body.comment && bodyOf(body.comment) }, deps.clock.now());
+      const [presented] = await presentReviews(em, deps, subject, actor, undefined, [submitted]);
+      return { status: 201, body: presented!, location: presented!.urls.location };
     },
   }),
   defineRoute({
@@ -53,9 +74,9 @@ export const reviewRoutes = [
     load: changeRequestResource,
     authorize: { rules: changeRequestRules, action: 'view' },
     responses: { 200: { description: 'Reviews', schema: paged(ReviewWire) } },
-    async handle({ em, deps, query, subject: { changeRequest } }) {
-      const page = await listReviews(em, changeRequest, { outdated: query.outdated }, query);
-      return { status: 200, body: { ...page, items: page.items.map((r) => presentReview(r, changeRequest, deps.urls)) } };
+    async handle({ em, deps, actor, query, subject }) {
+      const page = await listReviews(em, subject.changeRequest, { outdated: query.outdated }, query);
+      return { status: 200, body: { ...page, items: await presentReviews(em, deps, subject, actor, query.format, page.items) } };
     },
   }),
   defineRoute({
@@ -69,8 +90,9 @@ export const reviewRoutes = [
     load: changeRequestResource,
     authorize: { rules: changeRequestRules, action: 'view' },
     responses: { 200: { description: 'The review', schema: ReviewWire } },
-    async handle({ em, deps, params, subject: { changeRequest } }) {
-      return { status: 200, body: presentReview(await findReview(em, changeRequest, params.reviewId), changeRequest, deps.urls) };
+    async handle({ em, deps, actor, params, query, subject }) {
+      const [presented] = await presentReviews(em, deps, subject, actor, query.format, [await findReview(em, subject.changeRequest, params.reviewId)]);
+      return { status: 200, body: presented! };
     },
   }),
   defineRoute({

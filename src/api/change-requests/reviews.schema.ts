@@ -1,4 +1,5 @@
 import { REVIEW_STATUSES } from '../../domain/entities/change-request-review.entity.ts';
+import { CommentBodyInput, CommentWire } from '../comments/comments.schema.ts';
 import { Id, PagingQuery, QueryBoolean, RichTextDocument } from '../http/common.schema.ts';
 import { z } from '../http/zod.ts';
 import { UserWire } from '../users/user.presenter.ts';
@@ -9,21 +10,16 @@ export const RequestedReviewerParams = ChangeRequestParams.extend({ userId: Id }
 
 const ReviewStatus = z.enum(REVIEW_STATUSES).meta({ id: 'ChangeRequestReviewStatus' });
 
-/** A comment body in GitBook's three forms: Markdown, a rich-text document, or empty. */
-const CommentBody = z.union([
-  z.object({ markdown: z.string().max(100_000) }),
-  z.object({ document: RichTextDocument }),
-  z.object({}).strict(),
-]);
-
 export const SubmitReviewBody = z.object({
   status: ReviewStatus,
-  comment: CommentBody.optional().openapi({ description: 'Kept with the review (not shown in it until change-request comments exist)' }),
+  comment: CommentBodyInput.optional().openapi({
+    description: 'Opens a comment thread of the change request by the reviewer, shown as the review’s `comment` (`{}` opens none)',
+  }),
 });
 
 export const ReviewsQuery = PagingQuery.extend({
   outdated: QueryBoolean.optional().openapi({ description: 'true: only reviews of an older revision; false: only of the current one' }),
-  format: z.enum(['document', 'markdown']).optional().openapi({ description: 'Format of review comments (accepted for compatibility)' }),
+  format: z.enum(['document', 'markdown']).optional().openapi({ description: 'Format of the review comments’ bodies; by default the form each was written in' }),
 });
 
 export const ReviewQuery = z.object({ format: ReviewsQuery.shape.format });
@@ -43,6 +39,7 @@ export const ReviewWire = z
     requestedBy: UserWire.optional(),
     status: ReviewStatus,
     outdated: z.boolean().openapi({ description: 'Given on an older revision than the change request’s current one' }),
+    comment: CommentWire.optional().openapi({ description: 'The comment thread posted with the review, when there was one and it still exists' }),
     createdAt: z.string(),
     updatedAt: z.string(),
     urls: z.object({ location: z.string() }),

@@ -56,7 +56,7 @@ const okReply = { description: 'The reply', schema: CommentReplyWire };
 const deleted = { 205: { description: 'Deleted' }, 204: { description: 'There was no such comment' } };
 
 /** The three body forms as the domain takes them. */
-function bodyOf(body: WrittenBody): CommentBodyInput {
+export function bodyOf(body: WrittenBody): CommentBodyInput {
   if (body.markdown !== undefined) return { markdown: body.markdown };
   if (body.document !== undefined) return { document: body.document };
   return {};

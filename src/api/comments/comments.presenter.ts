@@ -26,6 +26,7 @@ export function presentThread(thread: Comment, ctx: CommentContext): z.infer<typ
       // Threads always record the revision they were posted on.
       revision: thread.revision ?? ctx.scope.space.revision,
       ...(ctx.scope.changeRequest ? { changeRequest: ctx.scope.changeRequest.id } : {}),
+      ...(thread.review ? { review: thread.review.id } : {}),
       ...(thread.pageId ? { page: { id: thread.pageId } } : {}),
       ...(thread.nodeId ? { node: { id: thread.nodeId } } : {}),
       ...(thread.tableCell ? { tableCell: thread.tableCell } : {}),

@@ -111,6 +111,8 @@ const Target = z.object({
   space: z.string(),
   revision: z.string(),
   changeRequest: z.string().optional(),
+  /** The review whose comment this thread is. */
+  review: z.string().optional(),
   page: z.object({ id: z.string() }).optional(),
   node: z.object({ id: z.string() }).optional(),
   tableCell: TableCellTarget.optional(),

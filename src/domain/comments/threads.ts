@@ -2,6 +2,7 @@ import { ref } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findInTree, loadRevision, loadTree } from '../content/revision-reader.ts';
 import { assertNotDeleted } from '../content/spaces.ts';
+import type { ChangeRequestReview } from '../entities/change-request-review.entity.ts';
 import { Comment, type TableCellTarget } from '../entities/comment.entity.ts';
 import type { User } from '../entities/user.entity.ts';
 import { BadRequestError } from '../shared/errors.ts';
@@ -11,13 +12,20 @@ import { editComment } from './edit-comment.ts';
 import type { LoadedThread } from './load-comment.ts';
 import type { ReactionChange } from './reactions.ts';
 
-export type NewThread = { body: CommentBodyInput; page?: string | undefined; node?: string | undefined; tableCell?: TableCellTarget | undefined };
+export type NewThread = {
+  body: CommentBodyInput;
+  page?: string | undefined;
+  node?: string | undefined;
+  tableCell?: TableCellTarget | undefined;
+  /** The review this thread is the comment of: it is then posted on the reviewed revision. */
+  review?: ChangeRequestReview | undefined;
+};
 export type ThreadPatch = ReactionChange & { body?: CommentBodyInput | undefined; resolved?: boolean | undefined };
 
 /** Opens a thread on the scope's current revision; a target page must be one of that revision's pages. */
 export async function postThread(em: EntityManager, scope: CommentScope, author: User, input: NewThread, now: Date): Promise<Comment> {
   assertNotDeleted(scope.space);
-  const revision = scopeRevision(scope);
+  const revision = input.review?.revision ?? scopeRevision(scope);
   if (input.page !== undefined) await assertPageIn(em, scope, revision, input.page);
   const thread = em.create(Comment, {
     space: scope.space,
@@ -28,6 +36,7 @@ export async function postThread(em: EntityManager, scope: CommentScope, author:
     pageId: input.page ?? null,
     nodeId: input.node ?? null,
     tableCell: input.tableCell ?? null,
+    review: input.review ?? null,
     postedAt: now,
   });
   await em.flush();

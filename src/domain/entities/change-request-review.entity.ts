@@ -9,7 +9,8 @@ export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 /**
  * A reviewer's verdict on a change request at one of its revisions. Every submission is
  * kept; merge rules read each reviewer's latest. A review of an older revision than the
- * change request's current one is `outdated`.
+ * change request's current one is `outdated`. A review's comment is a comment thread of
+ * the change request that names the review (`Comment.review`).
  */
 export const ChangeRequestReviewSchema = defineEntity({
   name: 'ChangeRequestReview',
@@ -21,7 +22,6 @@ export const ChangeRequestReviewSchema = defineEntity({
     /** Who asked this reviewer, when they had been asked. */
     requestedBy: () => p.manyToOne(User).ref().nullable(),
     status: p.string().length(24).$type<ReviewStatus>(),
-    comment: p.json<Record<string, unknown>>().nullable(),
     /** The change request's revision the review was given on. */
     revision: p.string().length(20),
     createdAt: p.datetime().onCreate(() => new Date()),

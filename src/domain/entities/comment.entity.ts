@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { newId } from '../shared/ids.ts';
+import { ChangeRequestReview } from './change-request-review.entity.ts';
 import { ChangeRequest } from './change-request.entity.ts';
 import { Space } from './space.entity.ts';
 import { User } from './user.entity.ts';
@@ -28,6 +29,11 @@ export const CommentSchema = defineEntity({
     space: () => p.manyToOne(Space).ref().deleteRule('cascade'),
     /** Set when the discussion is a change request's; a space's own comments have none. */
     changeRequest: () => p.manyToOne(ChangeRequest).ref().nullable().deleteRule('cascade'),
+    /**
+     * Set on the thread a reviewer opened with their review (`target.review`); at most one
+     * per review. The thread is otherwise like any other in the change request.
+     */
+    review: () => p.manyToOne(ChangeRequestReview).ref().nullable().unique().deleteRule('set null'),
     parent: () => p.manyToOne(CommentSchema).ref().nullable().deleteRule('cascade'),
     author: () => p.manyToOne(User).ref().deleteRule('cascade'),
     markdown: p.text().nullable(),

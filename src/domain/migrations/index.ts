@@ -22,6 +22,7 @@ import { Migration20261125140000_change_request_imports_and_requests } from './M
 import { Migration20261125160000_change_request_updated_ms } from './Migration20261125160000_change_request_updated_ms.ts';
 import { Migration20261125150000_comments } from './Migration20261125150000_comments.ts';
 import { Migration20261125170000_pdf_exports } from './Migration20261125170000_pdf_exports.ts';
+import { Migration20261125180000_review_comments } from './Migration20261125180000_review_comments.ts';
 
 /**
  * Every migration, in order. Listed explicitly so that runs do not depend on
@@ -52,4 +53,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125150000_comments', class: Migration20261125150000_comments },
   { name: 'Migration20261125160000_change_request_updated_ms', class: Migration20261125160000_change_request_updated_ms },
   { name: 'Migration20261125170000_pdf_exports', class: Migration20261125170000_pdf_exports },
+  { name: 'Migration20261125180000_review_comments', class: Migration20261125180000_review_comments },
 ];
