@@ -180,3 +180,108 @@ describe('requested reviewers', () => {
     expect(await requestedOf(cr)).toEqual([reviewer.user.id]);
   });
 });
+
+describe('review comments', () => {
+  const reviewPath = '/spaces/{spaceId}/change-requests/{changeRequestId}/reviews';
+  const commentsOf = async (cr: ChangeRequest) =>
+    await api.em().execute<{ id: string; review_id: string | null; author_id: string }[]>('select id, review_id, author_id from comments where change_request_id = ? order by id', [cr.id]);
+  const doc = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Ship it', marks: [] }] }] }] };
+
+  it('posts the comment as a thread of the change request by the reviewer, shown as the review’s comment, listed and counted', async () => {
+    const cr = await buildChangeRequest(api.em(), space, author);
+    const res = await api.request('POST', crPath(cr, '/reviews'), { token: reviewer.token, body: { status: 'approved', comment: { document: doc } } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expectPublishedShape(res, 'POST', reviewPath);
+    const comment = res.body.comment;
+    expect(comment).toMatchObject({
+      object: 'comment',
+      status: 'open',
+      postedBy: { id: reviewer.user.id },
+      body: { document: doc },
+      replies: 0,
+      target: { space: space.id, changeRequest: cr.id, review: res.body.id, revision: cr.revision },
+      permissions: { view: true, edit: true, delete: true, reply: true },
+    });
+    expect(comment.urls.location).toBe(`http://vellum.test/v1/spaces/${space.id}/change-requests/${cr.id}/comments/${comment.id}`);
+
+    const got = await api.request('GET', crPath(cr, `/reviews/${res.body.id}`), { token: commenter.token });
+    expectPublishedShape(got, 'GET', `${reviewPath}/{reviewId}`);
+    // Another caller sees the same thread, with their own permissions.
+    expect(got.body.comment).toMatchObject({ id: comment.id, body: { document: doc }, permissions: { view: true, edit: false, delete: false } });
+    const asMarkdown = await api.request('GET', crPath(cr, `/reviews/${res.body.id}?format=markdown`), { token: commenter.token });
+    expect(asMarkdown.body.comment.body).toEqual({ markdown: expect.stringContaining('Ship it') });
+
+    const listed = await api.request('GET', crPath(cr, '/comments'), { token: commenter.token });
+    expectPublishedShape(listed, 'GET', '/spaces/{spaceId}/change-requests/{changeRequestId}/comments');
+    expect(listed.body.items.map((c: { id: string; target: { review?: string } }) => [c.id, c.target.review])).toEqual([[comment.id, res.body.id]]);
+    const changeRequest = await api.request('GET', crPath(cr, ''), { token: commenter.token });
+    expect(changeRequest.body.comments).toBe(1);
+
+    // It is a thread like any other: replied to and resolved, which the review then shows.
+    expect((await api.request('POST', crPath(cr, `/comments/${comment.id}/replies`), { token: author.token, body: { body: { markdown: 'Thanks' } } })).status).toBe(200);
+    expect((await api.request('PUT', crPath(cr, `/comments/${comment.id}`), { token: author.token, body: { resolved: true } })).status).toBe(200);
+    const after = await api.request('GET', crPath(cr, '/reviews'), { token: commenter.token });
+    expectPublishedShape(after, 'GET', reviewPath);
+    expect(after.body.items[0].comment).toMatchObject({ id: comment.id, status: 'resolved', replies: 1, resolvedBy: { id: author.user.id } });
+    expect((await api.request('GET', crPath(cr, ''), { token: commenter.token })).body.comments).toBe(0);
+
+    // Deleting the thread leaves the review without comment.
+    expect((await api.request('DELETE', crPath(cr, `/comments/${comment.id}`), { token: reviewer.token })).status).toBe(205);
+    const bare = await api.request('GET', crPath(cr, `/reviews/${res.body.id}`), { token: commenter.token });
+    expect(bare.status).toBe(200);
+    expect(bare.body).not.toHaveProperty('comment');
+  });
+
+  it('answers Markdown comments as written, and opens no thread for a review without comment or with an empty one', async () => {
+    const cr = await buildChangeRequest(api.em(), space, author);
+    const md = await api.request('POST', crPath(cr, '/reviews'), { token: reviewer.token, body: { status: 'changes-requested', comment: { markdown: 'Fix *this*' } } });
+    expectPublishedShape(md, 'POST', reviewPath);
+    expect(md.body.comment.body).toEqual({ markdown: 'Fix *this*' });
+    const none = await api.request('POST', crPath(cr, '/reviews'), { token: reviewer.token, body: { status: 'approved' } });
+    const empty = await api.request('POST', crPath(cr, '/reviews'), { token: reviewer.token, body: { status: 'approved', comment: {} } });
+    for (const res of [none, empty]) {
+      expectPublishedShape(res, 'POST', reviewPath);
+      expect(res.body).not.toHaveProperty('comment');
+    }
+    expect((await commentsOf(cr)).map((c) => c.review_id)).toEqual([md.body.id]);
+    const list = await api.request('GET', crPath(cr, '/reviews'), { token: commenter.token });
+    expect(list.body.items.map((r: { id: string; comment?: { id: string } }) => [r.id, r.comment?.id])).toEqual([
+      [empty.body.id, undefined],
+      [none.body.id, undefined],
+      [md.body.id, md.body.comment.id],
+    ]);
+  });
+
+  it('refuses a bad comment (400), writing neither the review nor a comment', async () => {
+    const cr = await buildChangeRequest(api.em(), space, author);
+    const submit = (comment: unknown) => api.request('POST', crPath(cr, '/reviews'), { token: reviewer.token, body: { status: 'approved', comment } });
+    expectError(await submit({ document: { object: 'block', nodes: [] } }), 400, /comment/);
+    expectError(await submit({ document: 'Ship it' }), 400, /comment/);
+    expectError(await submit({ markdown: 'a', document: doc }), 400, /comment/);
+    expectError(await submit({ markdown: 'x'.repeat(100_001) }), 400, /comment/);
+    expectError(await submit('Ship it'), 400, /comment/);
+    expect(await reviewsOf(cr)).toBe(0);
+    expect(await commentsOf(cr)).toEqual([]);
+  });
+
+  it('keeps 20 reviews with comments submitted at once, each with its own thread by its reviewer', async () => {
+    const cr = await buildChangeRequest(api.em(), space, author);
+    const reviewers = await Promise.all(Array.from({ length: 20 }, () => buildMember(api.em(), org, 'review')));
+    const results = await Promise.all(
+      reviewers.map((r, i) => api.request('POST', crPath(cr, '/reviews'), { token: r.token, body: { status: 'approved', comment: { markdown: `Review ${i}` } } })),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(201));
+    expect(await reviewsOf(cr)).toBe(20);
+    const comments = await commentsOf(cr);
+    expect(comments).toHaveLength(20);
+    const byReview = new Map(comments.map((c) => [c.review_id, c]));
+    results.forEach((res, i) => {
+      expect(res.body.comment).toMatchObject({ body: { markdown: `Review ${i}` }, target: { review: res.body.id } });
+      expect(byReview.get(res.body.id)).toEqual({ id: res.body.comment.id, review_id: res.body.id, author_id: reviewers[i]!.user.id });
+    });
+    expect((await api.request('GET', crPath(cr, ''), { token: admin.token })).body.comments).toBe(20);
+    const list = await api.request('GET', crPath(cr, '/reviews?limit=20'), { token: admin.token });
+    expectPublishedShape(list, 'GET', reviewPath);
+    expect(list.body.items.every((r: { id: string; comment: { target: { review: string } } }) => r.comment.target.review === r.id)).toBe(true);
+  });
+});
