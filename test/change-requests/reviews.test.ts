@@ -29,6 +29,22 @@ afterAll(() => api.close());
 
 const crPath = (cr: ChangeRequest, rest: string) => `/v1/spaces/${space.id}/change-requests/${cr.id}${rest}`;
 const reviewsOf = async (cr: ChangeRequest) => Number((await api.em().execute<{ n: string }[]>('select count(*) as n from change_request_reviews where change_request_id = ?', [cr.id]))[0]!.n);
+/** How many SQL statements the ORM ran while `run` was under way (tests in a file run one at a time). */
+async function queriesOf(run: () => Promise<unknown>): Promise<number> {
+  const logger = api.rt.orm.config.getLogger();
+  const original = logger.logQuery.bind(logger);
+  let count = 0;
+  logger.logQuery = (context) => {
+    count++;
+    original(context);
+  };
+  try {
+    await run();
+  } finally {
+    logger.logQuery = original;
+  }
+  return count;
+}
 const requestedOf = async (cr: ChangeRequest) =>
   (await api.em().execute<{ user_id: string }[]>('select user_id from change_request_requested_reviewers where change_request_id = ? order by user_id', [cr.id])).map((r) => r.user_id);
 
@@ -283,5 +299,11 @@ describe('review comments', () => {
     const list = await api.request('GET', crPath(cr, '/reviews?limit=20'), { token: admin.token });
     expectPublishedShape(list, 'GET', reviewPath);
     expect(list.body.items.every((r: { id: string; comment: { target: { review: string } } }) => r.comment.target.review === r.id)).toBe(true);
+
+    // A page of reviews costs the same queries whether it holds 2 comments or 20 (they are read in batches).
+    await api.request('POST', crPath(cr, `/comments/${results[0]!.body.comment.id}/replies`), { token: author.token, body: { body: { markdown: 'Noted' } } });
+    const short = await queriesOf(() => api.request('GET', crPath(cr, '/reviews?limit=2'), { token: admin.token }));
+    const full = await queriesOf(() => api.request('GET', crPath(cr, '/reviews?limit=20'), { token: admin.token }));
+    expect(full).toBe(short);
   });
 });
