@@ -129,6 +129,12 @@ describe('custom rule expressions', () => {
     expect(expressionProblem('reviews.length > 0')).toBeNull();
   });
 
+  it('refuses an expression reading a name that is not a root of the rule context (it could never be judged)', () => {
+    expect(expressionProblem('unknownName == 1')).toMatch(/unknown name unknownName/);
+    expect(expressionProblem('reviews.some(r => r.status == status)')).toMatch(/unknown name status/);
+    expect(expressionProblem('reviews.some(r => r.reviewer.id != changeRequest.createdBy.id) && requestedReviewers.length == 0')).toBeNull();
+  });
+
   it('bounds evaluation time', () => {
     const list = Array.from({ length: 1000 }, (_, i) => i);
     expect(() => run('l.some(a => l.some(b => l.some(c => a + b + c < 0)))', { l: list })).toThrow(/too long/);

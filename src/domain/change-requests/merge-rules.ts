@@ -1,6 +1,6 @@
 import type { MergeRule, OrgMergeRules } from '../entities/organization.entity.ts';
 import type { SpaceMergeRules } from '../entities/space.entity.ts';
-import { evaluateRuleExpression, parseRuleExpression, RuleExpressionError, truthy, type Value } from './rule-expression.ts';
+import { evaluateRuleExpression, freeNames, parseRuleExpression, RuleExpressionError, truthy, type Value } from './rule-expression.ts';
 
 export type { MergeRule };
 
@@ -104,10 +104,17 @@ function latestCounting(facts: MergeFacts): MergeFacts['reviews'] {
   return [...latest.values()].filter((r) => !r.outdated);
 }
 
-/** Why a custom rule's expression cannot be saved, or null when it parses. */
+/** The names a custom rule's expression may start from (see MergeFacts). */
+const RULE_ROOTS: ReadonlySet<string> = new Set(['space', 'changeRequest', 'reviews', 'requestedReviewers', 'actor']);
+
+/**
+ * Why a custom rule's expression cannot be saved, or null when it can be judged: it parses
+ * and reads only the rule context's roots (a misspelt root would block every merge).
+ */
 export function expressionProblem(expression: string): string | null {
   try {
-    parseRuleExpression(expression);
+    const unknown = [...freeNames(parseRuleExpression(expression))].filter((n) => !RULE_ROOTS.has(n));
+    if (unknown.length) return `unknown name ${unknown.join(', ')} (an expression reads ${[...RULE_ROOTS].join(', ')})`;
     return null;
   } catch (err) {
     if (err instanceof RuleExpressionError) return err.message;

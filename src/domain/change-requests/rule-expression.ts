@@ -123,6 +123,26 @@ export function parseRuleExpression(source: string): Expr {
   return expr;
 }
 
+/** The names an expression reads that no arrow parameter binds: the context roots it needs. */
+export function freeNames(expr: Expr, bound: ReadonlySet<string> = new Set()): Set<string> {
+  switch (expr.t) {
+    case 'lit':
+      return new Set();
+    case 'name':
+      return bound.has(expr.name) ? new Set() : new Set([expr.name]);
+    case 'member':
+      return new Set([...freeNames(expr.obj, bound), ...freeNames(expr.key, bound)]);
+    case 'unary':
+      return freeNames(expr.arg, bound);
+    case 'binary':
+      return new Set([...freeNames(expr.left, bound), ...freeNames(expr.right, bound)]);
+    case 'arrow':
+      return freeNames(expr.body, new Set([...bound, expr.param]));
+    case 'call':
+      return new Set([...freeNames(expr.obj, bound), ...expr.args.flatMap((a) => [...freeNames(a, bound)])]);
+  }
+}
+
 /** Evaluates a parsed expression over `context` (its roots are the names an expression may use). */
 export function evaluateRuleExpression(expr: Expr, context: Record<string, Value>): Value {
   let steps = 0;
