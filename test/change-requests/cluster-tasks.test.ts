@@ -73,6 +73,21 @@ describe('issue-cluster tasks are its change requests', () => {
     expectPublishedShape(res, 'GET', '/orgs/{organizationId}/conversations-clusters/{clusterId}');
   });
 
+  it('does not count change requests of a space in the bin, and counts them again once it is restored', async () => {
+    const cluster = await newCluster('Binned');
+    const binned = await buildSpace(api.em(), org, admin);
+    const opened = await api.request('POST', `/v1/spaces/${binned.id}/change-requests`, { token: admin.token, body: { conversationsIssuesCluster: cluster, status: 'open' } });
+    expect(opened.status).toBe(201);
+    await open(cluster);
+    expect(await stats(cluster)).toEqual(tasks(2, 1, 1, 0, 0));
+    expect((await api.request('DELETE', `/v1/spaces/${binned.id}`, { token: admin.token })).status).toBe(204);
+    expect(await stats(cluster)).toEqual(tasks(1, 1, 0, 0, 0));
+    const listed = await api.request('GET', `/v1/orgs/${org.id}/conversations-clusters?orderBy=tasksStarted`, { token: reader.token });
+    expect(listed.body.items.find((c: { id: string }) => c.id === cluster).stats.tasksStarted).toBe(0);
+    expect((await api.request('POST', `/v1/spaces/${binned.id}/restore`, { token: admin.token })).status).toBe(200);
+    expect(await stats(cluster)).toEqual(tasks(2, 1, 1, 0, 0));
+  });
+
   it('stays exact under 20 concurrent creations and 20 concurrent status changes', async () => {
     const cluster = await newCluster('Busy');
     const made = await Promise.all(Array.from({ length: 20 }, (_, i) => open(cluster, i % 4 === 0 ? 'open' : 'draft')));

@@ -1,3 +1,4 @@
+import { LIVE_TASK_SPACE } from './cluster-tasks-sql.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /** Weeks in a cluster's pulse: the current week and the twelve before it (about three months). */
@@ -65,7 +66,9 @@ export async function clusterFigures(em: EntityManager, clusterIds: string[], no
       [from.toISOString(), clusterIds, from, until],
     ),
     em.execute<Array<{ cluster_id: string; status: keyof typeof TASK_STATUS; n: number }>>(
-      'select cluster_id, status, count(*)::int as n from change_requests where cluster_id in (?) group by cluster_id, status',
+      `select c.cluster_id, c.status, count(*)::int as n
+       from change_requests c join conversation_issue_clusters k on k.id = c.cluster_id ${LIVE_TASK_SPACE}
+       where c.cluster_id in (?) group by c.cluster_id, c.status`,
       [clusterIds],
     ),
   ]);

@@ -1,3 +1,4 @@
+import { LIVE_TASK_SPACE } from './cluster-tasks-sql.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { IssueCluster, type ClusterStatus } from '../entities/issue-cluster.entity.ts';
 import { notFound } from '../shared/errors.ts';
@@ -18,9 +19,9 @@ const METRIC: Record<ClusterOrder, string> = {
   updatedAt: "date_trunc('milliseconds', k.updated_at)",
   issues: '(select count(*) from conversation_issues i where i.cluster_id = k.id)::int',
   conversations: '(select count(distinct i.conversation_id) from conversation_issues i where i.cluster_id = k.id)::int',
-  tasksTotal: '(select count(*) from change_requests c where c.cluster_id = k.id)::int',
-  tasksBacklog: "(select count(*) from change_requests c where c.cluster_id = k.id and c.status = 'draft')::int",
-  tasksStarted: "(select count(*) from change_requests c where c.cluster_id = k.id and c.status = 'open')::int",
+  tasksTotal: `(select count(*) from change_requests c ${LIVE_TASK_SPACE} where c.cluster_id = k.id)::int`,
+  tasksBacklog: `(select count(*) from change_requests c ${LIVE_TASK_SPACE} where c.cluster_id = k.id and c.status = 'draft')::int`,
+  tasksStarted: `(select count(*) from change_requests c ${LIVE_TASK_SPACE} where c.cluster_id = k.id and c.status = 'open')::int`,
 };
 
 /**
