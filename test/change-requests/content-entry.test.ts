@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { specsOf } from '../../src/domain/content/current-pages.ts';
@@ -14,21 +14,14 @@ import { buildCast, buildChangeRequest, buildChangeRequestContent, buildContent,
 import { startTestApi, startTestWorkers, type TestApi } from '../support/harness.ts';
 import { expectPublishedShape } from '../support/published-schema.ts';
 import { spawnWorker } from '../support/spawn-worker.ts';
+import { SlowSite } from '../support/slow-site.ts';
 import { waitFor } from '../support/test-jobs.ts';
 
 const SITE: Record<string, string> = {
   '/docs/index.html': '<html><body><main><h1>Home</h1><p>Imported <strong>docs</strong>.</p><a href="a.html">A</a></main></body></html>',
   '/docs/a.html': '<html><body><main><h1>Page A</h1><p>Alpha text.</p></main></body></html>',
 };
-/** A site a crawl takes seconds over: SLOW_PAGES pages, each answered after SLOW_MS. */
-const SLOW_PAGES = 10;
-const SLOW_MS = 250;
-let slowHits = 0;
-function serveSlowly(url: string, res: ServerResponse) {
-  slowHits++;
-  const links = Array.from({ length: SLOW_PAGES }, (_, i) => `<a href="p${i}.html">${i}</a>`).join(' ');
-  setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><main><h1>${url}</h1>${links}</main></body></html>`), SLOW_MS);
-}
+const slow = new SlowSite();
 
 let api: TestApi;
 let org: Organization;
@@ -44,7 +37,7 @@ beforeAll(async () => {
   ({ org, admin } = cast);
   ({ edit: editor, read: reader } = cast.members);
   server = createServer((req, res) => {
-    if (req.url!.startsWith('/slow/')) return serveSlowly(req.url!, res);
+    if (req.url!.startsWith('/slow/')) return slow.serve(req.url!, res);
     const page = SITE[req.url!.split('?')[0]!];
     if (!page) return res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
@@ -137,11 +130,11 @@ describe('import runs into a change request', () => {
 
   it('fails the run for good when the change request is merged before the import commits', async () => {
     const { space, cr, mainRevision } = await spaceWithChangeRequest();
-    slowHits = 0;
+    slow.hits = 0;
     const res = await api.request('POST', `/v1/org/${org.id}/imports`, { token: admin.token, body: { source: { type: 'website', url: `${base}/slow/index.html` }, target: { space: space.id, changeRequest: cr.id } } });
     expect(res.status).toBe(201);
     const revision = (await api.em().findOneOrFail(ChangeRequest, { id: cr.id })).revision;
-    await waitFor(async () => slowHits >= 1, 10_000, 'the crawl to start');
+    await waitFor(async () => slow.hits >= 1, 10_000, 'the crawl to start');
     await api.em().nativeUpdate(ChangeRequest, { id: cr.id }, { status: 'merged' });
     const run = await finished(res.body.id);
     expect(run).toMatchObject({ status: 'failed', error: expect.stringMatching(/merged/) });
@@ -159,10 +152,10 @@ describe('a worker killed mid-import into a change request', () => {
     try {
       const first = await spawnImporter();
       children.push(first);
-      slowHits = 0;
+      slow.hits = 0;
       const res = await api.request('POST', `/v1/org/${org.id}/imports`, { token: admin.token, body: { source: { type: 'website', url: `${base}/slow/index.html` }, target: { space: space.id, changeRequest: cr.id } } });
       expect(res.status).toBe(201);
-      await waitFor(async () => slowHits >= 3, 15_000, 'the crawl to be under way');
+      await waitFor(async () => slow.hits >= 3, 15_000, 'the crawl to be under way');
       first.kill('SIGKILL');
       await new Promise((r) => first.once('exit', r));
       expect((await api.request('GET', `/v1/org/${org.id}/imports/${res.body.id}`, { token: admin.token })).body.status).toBe('in-progress');
@@ -174,9 +167,9 @@ describe('a worker killed mid-import into a change request', () => {
       expect(run.status).toBe('completed');
       const pages = await changeRequestPages(cr);
       const imported = pages.slice(2);
-      expect(imported).toHaveLength(SLOW_PAGES + 1);
+      expect(imported).toHaveLength(slow.pages + 1);
       expect(imported.map((p) => p.id)).toEqual(run.pages!.map((p) => p.id));
-      expect(new Set(imported.map((p) => p.title)).size).toBe(SLOW_PAGES + 1);
+      expect(new Set(imported.map((p) => p.title)).size).toBe(slow.pages + 1);
       expect(await api.em().count(Revision, { changeRequest: cr.id })).toBe(revisionsBefore + 1);
       expect(await mainRevisionOf(space)).toBe(mainRevision);
     } finally {

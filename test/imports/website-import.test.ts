@@ -1,4 +1,4 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Organization } from '../../src/domain/entities/organization.entity.ts';
@@ -7,6 +7,7 @@ import { expectError } from '../support/assertions.ts';
 import { buildCast, buildContent, buildSpace, type Caller } from '../support/factories.ts';
 import { expectPublishedShape } from '../support/published-schema.ts';
 import { startTestApi, startTestWorkers, type TestApi } from '../support/harness.ts';
+import { SlowSite } from '../support/slow-site.ts';
 import { waitFor } from '../support/test-jobs.ts';
 import { testRedisUrl } from '../support/test-env.ts';
 import { QueueProducer } from '../../src/jobs/producer.ts';
@@ -21,15 +22,7 @@ const SITE: Record<string, string> = {
   '/other/x.html': '<html><body><h1>Outside</h1></body></html>',
 };
 
-/** A site a crawl takes seconds over: SLOW_PAGES pages, each answered after SLOW_MS. */
-const SLOW_PAGES = 10;
-const SLOW_MS = 250;
-let slowHits = 0;
-function serveSlowly(url: string, res: ServerResponse) {
-  slowHits++;
-  const links = Array.from({ length: SLOW_PAGES }, (_, i) => `<a href="p${i}.html">${i}</a>`).join(' ');
-  setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><main><h1>${url}</h1>${links}</main></body></html>`), SLOW_MS);
-}
+const slow = new SlowSite();
 
 let api: TestApi;
 let org: Organization;
@@ -45,7 +38,7 @@ beforeAll(async () => {
   const em = api.em();
   ({ org, admin, outsider, members: { read: reader } } = await buildCast(em, ['read'] as const));
   server = createServer((req, res) => {
-    if (req.url!.startsWith('/slow/')) return serveSlowly(req.url!, res);
+    if (req.url!.startsWith('/slow/')) return slow.serve(req.url!, res);
     if (req.url === '/docs/to-metadata.html') return res.writeHead(302, { location: 'http://169.254.169.254/latest/' }).end();
     const page = SITE[req.url!.split('?')[0]!];
     if (!page) return res.writeHead(404).end();
@@ -131,18 +124,18 @@ describe('website import runs', () => {
   it('cancels a run while a worker is crawling it: the crawl stops and nothing is imported', async () => {
     const space = await buildSpace(api.em(), org, admin);
     const before = (await api.client(reader.token).spaces.getSpaceById(space.id)).data.revision;
-    slowHits = 0;
+    slow.hits = 0;
     const res = await api.request('POST', `/v1/org/${org.id}/imports`, { token: admin.token, body: { source: { type: 'website', url: `${base}/slow/index.html` }, target: { space: space.id } } });
-    await waitFor(async () => slowHits >= 2, 10_000, 'the crawl to be under way');
+    await waitFor(async () => slow.hits >= 2, 10_000, 'the crawl to be under way');
     const cancelled = await api.client(admin.token).org.cancelImportRun(org.id, res.body.id);
     expectPublishedShape(cancelled, 'POST', '/org/{organizationId}/imports/{importRunId}/cancel');
     expect(cancelled.data.status).toBe('cancelled');
-    const hitsAtCancel = slowHits;
+    const hitsAtCancel = slow.hits;
     expect((await api.request('POST', `/v1/org/${org.id}/imports/${res.body.id}/cancel`, { token: admin.token })).body.status).toBe('cancelled');
     // The worker's job ends (it does not keep crawling the other pages), and the run stays cancelled.
     await waitFor(async () => (await importJobs(['completed', 'failed'])).includes(res.body.id), 10_000, 'the import job to end');
-    expect(slowHits).toBeLessThanOrEqual(hitsAtCancel + 1);
-    expect(slowHits).toBeLessThan(SLOW_PAGES + 1);
+    expect(slow.hits).toBeLessThanOrEqual(hitsAtCancel + 1);
+    expect(slow.hits).toBeLessThan(slow.pages + 1);
     expect((await finished(res.body.id)).status).toBe('cancelled');
     expect((await api.client(reader.token).spaces.getSpaceById(space.id)).data.revision).toBe(before);
   });
